@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Weft",
+    products: [
+        .library(name: "WeftLayout", targets: ["WeftLayout"]),
+        .executable(name: "weft", targets: ["weft"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "WeftLayout"),
+        .executableTarget(
+            name: "weft",
+            dependencies: [
+                "WeftLayout",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "WeftLayoutTests",
+            dependencies: ["WeftLayout"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

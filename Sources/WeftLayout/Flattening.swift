@@ -1,0 +1,48 @@
+/// One element of a flattened layout: the element and its frame in the flattened layout's coordinates.
+public struct FlatEntry: Sendable {
+    public let element: any LayoutElement
+    public let frame: Rect
+
+    public init(element: any LayoutElement, frame: Rect) {
+        self.element = element
+        self.frame = frame
+    }
+}
+
+extension Layout {
+    /// The node sublayouts of this layout, in spec-tree order, with frames in this layout's coordinates
+    /// (Texture's `filteredNodeLayoutTree`).
+    ///
+    /// Specs are looked through; a node is kept and not looked into (its own layout holds its subnodes).
+    /// This layout's own element is not part of the result even if it is a node.
+    public func flattened() -> [FlatEntry] {
+        var entries: [FlatEntry] = []
+        for sublayout in sublayouts {
+            sublayout.collect(into: &entries, origin: .zero) { $0.isNode }
+        }
+        return entries
+    }
+
+    /// Every layout in this tree (this one first), in spec-tree order, with frames in this layout's
+    /// coordinates.
+    public func allFrames() -> [FlatEntry] {
+        var entries: [FlatEntry] = []
+        collect(into: &entries, origin: Point(x: -position.x, y: -position.y), stopAtMatches: false) { _ in true }
+        return entries
+    }
+
+    private func collect(
+        into entries: inout [FlatEntry], origin: Point, stopAtMatches: Bool = true,
+        _ keep: (any LayoutElement) -> Bool
+    ) {
+        let r = record
+        let absolute = origin + r.position
+        if keep(r.element) {
+            entries.append(FlatEntry(element: r.element, frame: Rect(origin: absolute, size: r.size)))
+            if stopAtMatches { return }
+        }
+        for sublayout in sublayouts {
+            sublayout.collect(into: &entries, origin: absolute, stopAtMatches: stopAtMatches, keep)
+        }
+    }
+}

@@ -1,0 +1,334 @@
+/// A parsed JSON value. Objects keep their keys in document order.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// A short rendering for error messages: strings quoted, containers summarized.
+    public var summary: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value): return formatPoints(value)
+        case .string(let value):
+            let clipped = value.count > 40 ? value.prefix(40) + "..." : Substring(value)
+            return "\"\(clipped)\""
+        case .array(let values): return "an array of \(values.count)"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A JSON object: its members in document order, with lookup by key.
+public struct JSONObject: Hashable, Sendable {
+    public private(set) var keys: [String] = []
+    public private(set) var values: [String: JSONValue] = [:]
+
+    public init() {}
+
+    /// Adds a member; returns false (and changes nothing) if the key is already present.
+    @discardableResult
+    public mutating func insert(_ key: String, _ value: JSONValue) -> Bool {
+        guard values[key] == nil else { return false }
+        keys.append(key)
+        values[key] = value
+        return true
+    }
+
+    public subscript(key: String) -> JSONValue? { values[key] }
+}
+
+/// Parses JSON text (RFC 8259) with errors that give line, column and the path of the enclosing value.
+///
+/// Nesting deeper than `maxDepth` is refused rather than risking the thread's stack.
+public struct JSONParser {
+    public var maxDepth: Int
+
+    public init(maxDepth: Int = 4096) {
+        self.maxDepth = maxDepth
+    }
+
+    /// Parses a whole document: one value, surrounded only by whitespace.
+    public func parse(_ text: String) throws(LayoutError) -> JSONValue {
+        var copy = text
+        let result: Result<JSONValue, LayoutError> = copy.withUTF8 { bytes in
+            var cursor = Cursor(bytes: bytes, maxDepth: maxDepth)
+            do throws(LayoutError) {
+                cursor.skipSpace()
+                let value = try cursor.value(depth: 0)
+                cursor.skipSpace()
+                if cursor.offset < bytes.count {
+                    throw cursor.failure("unexpected text after the document")
+                }
+                return .success(value)
+            } catch {
+                return .failure(error.within("root"))
+            }
+        }
+        return try result.get()
+    }
+
+    struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let maxDepth: Int
+        var offset = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+        }
+
+        func failure(_ reason: String) -> LayoutError {
+            var line = 1
+            var column = 1
+            for i in 0..<min(offset, bytes.count) {
+                if bytes[i] == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if bytes[i] & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            return LayoutError("malformed JSON at line \(line), column \(column): \(reason)", kind: .malformed)
+        }
+
+        var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+        mutating func skipSpace() {
+            while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                offset += 1
+            }
+        }
+
+        mutating func expect(_ byte: UInt8, _ what: String) throws(LayoutError) {
+            guard current == byte else { throw failure("expected \(what), found \(found)") }
+            offset += 1
+        }
+
+        var found: String {
+            guard let byte = current else { return "the end of the text" }
+            if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+            return "byte 0x\(String(byte, radix: 16))"
+        }
+
+        mutating func value(depth: Int) throws(LayoutError) -> JSONValue {
+            guard depth < maxDepth else {
+                var error = failure("nesting deeper than \(maxDepth) levels")
+                error.kind = .limit
+                throw error
+            }
+            guard let byte = current else { throw failure("expected a value, found \(found)") }
+            switch byte {
+            case UInt8(ascii: "{"): return try object(depth: depth)
+            case UInt8(ascii: "["): return try array(depth: depth)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): return try literal("true", .bool(true))
+            case UInt8(ascii: "f"): return try literal("false", .bool(false))
+            case UInt8(ascii: "n"): return try literal("null", .null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            default: throw failure("expected a value, found \(found)")
+            }
+        }
+
+        mutating func literal(_ word: StaticString, _ value: JSONValue) throws(LayoutError) -> JSONValue {
+            let count = word.utf8CodeUnitCount
+            let text = word.utf8Start
+            for i in 0..<count {
+                guard offset + i < bytes.count, bytes[offset + i] == text[i] else {
+                    throw failure("expected a value, found \(found)")
+                }
+            }
+            offset += count
+            return value
+        }
+
+        mutating func object(depth: Int) throws(LayoutError) -> JSONValue {
+            offset += 1
+            var object = JSONObject()
+            skipSpace()
+            if current == UInt8(ascii: "}") {
+                offset += 1
+                return .object(object)
+            }
+            while true {
+                skipSpace()
+                guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes, found \(found)") }
+                let keyStart = offset
+                let key = try string()
+                skipSpace()
+                try expect(UInt8(ascii: ":"), "':' after the member name")
+                skipSpace()
+                let value: JSONValue
+                do {
+                    value = try self.value(depth: depth + 1)
+                } catch {
+                    throw error.within(key)
+                }
+                if !object.insert(key, value) {
+                    offset = keyStart
+                    throw failure("duplicate member \"\(key)\"")
+                }
+                skipSpace()
+                if current == UInt8(ascii: ",") {
+                    offset += 1
+                    continue
+                }
+                if current == UInt8(ascii: "}") {
+                    offset += 1
+                    return .object(object)
+                }
+                throw failure("expected ',' or '}' after a member, found \(found)")
+            }
+        }
+
+        mutating func array(depth: Int) throws(LayoutError) -> JSONValue {
+            offset += 1
+            var values: [JSONValue] = []
+            skipSpace()
+            if current == UInt8(ascii: "]") {
+                offset += 1
+                return .array(values)
+            }
+            while true {
+                skipSpace()
+                do {
+                    values.append(try value(depth: depth + 1))
+                } catch {
+                    throw error.within("[\(values.count)]")
+                }
+                skipSpace()
+                if current == UInt8(ascii: ",") {
+                    offset += 1
+                    continue
+                }
+                if current == UInt8(ascii: "]") {
+                    offset += 1
+                    return .array(values)
+                }
+                throw failure("expected ',' or ']' after an element, found \(found)")
+            }
+        }
+
+        mutating func number() throws(LayoutError) -> Double {
+            let start = offset
+            if current == UInt8(ascii: "-") { offset += 1 }
+            guard let first = current, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") else {
+                throw failure("expected a digit, found \(found)")
+            }
+            if first == UInt8(ascii: "0") {
+                offset += 1
+            } else {
+                skipDigits()
+            }
+            if current == UInt8(ascii: ".") {
+                offset += 1
+                guard isDigit else { throw failure("expected a digit after '.', found \(found)") }
+                skipDigits()
+            }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                offset += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
+                guard isDigit else { throw failure("expected a digit in the exponent, found \(found)") }
+                skipDigits()
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            guard let value = Double(text), value.isFinite else {
+                offset = start
+                throw failure("number \(text) is out of range")
+            }
+            return value
+        }
+
+        var isDigit: Bool {
+            guard let byte = current else { return false }
+            return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        }
+
+        mutating func skipDigits() {
+            while isDigit { offset += 1 }
+        }
+
+        mutating func string() throws(LayoutError) -> String {
+            offset += 1
+            var scalars = String.UnicodeScalarView()
+            var runStart = offset
+            func flush(_ cursor: Cursor, upTo end: Int) {
+                if end > runStart {
+                    let run = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[runStart..<end]), as: UTF8.self)
+                    scalars.append(contentsOf: run.unicodeScalars)
+                }
+            }
+            while true {
+                guard let byte = current else { throw failure("unterminated string") }
+                if byte == UInt8(ascii: "\"") {
+                    flush(self, upTo: offset)
+                    offset += 1
+                    return String(scalars)
+                }
+                if byte < 0x20 { throw failure("control character in a string; escape it") }
+                if byte == UInt8(ascii: "\\") {
+                    flush(self, upTo: offset)
+                    offset += 1
+                    scalars.append(try escape())
+                    runStart = offset
+                    continue
+                }
+                offset += 1
+            }
+        }
+
+        mutating func escape() throws(LayoutError) -> Unicode.Scalar {
+            guard let byte = current else { throw failure("unterminated string") }
+            offset += 1
+            switch byte {
+            case UInt8(ascii: "\""): return "\""
+            case UInt8(ascii: "\\"): return "\\"
+            case UInt8(ascii: "/"): return "/"
+            case UInt8(ascii: "b"): return "\u{08}"
+            case UInt8(ascii: "f"): return "\u{0C}"
+            case UInt8(ascii: "n"): return "\n"
+            case UInt8(ascii: "r"): return "\r"
+            case UInt8(ascii: "t"): return "\t"
+            case UInt8(ascii: "u"):
+                let high = try hex4()
+                if (0xD800...0xDBFF).contains(high) {
+                    guard current == UInt8(ascii: "\\") else { throw failure("unpaired surrogate \\u\(String(high, radix: 16))") }
+                    offset += 1
+                    guard current == UInt8(ascii: "u") else { throw failure("unpaired surrogate \\u\(String(high, radix: 16))") }
+                    offset += 1
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low),
+                          let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
+                        throw failure("invalid surrogate pair")
+                    }
+                    return scalar
+                }
+                guard let scalar = Unicode.Scalar(high) else { throw failure("unpaired surrogate \\u\(String(high, radix: 16))") }
+                return scalar
+            default:
+                offset -= 1
+                throw failure("unknown escape \\\(Character(Unicode.Scalar(byte)))")
+            }
+        }
+
+        mutating func hex4() throws(LayoutError) -> UInt32 {
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                guard let byte = current else { throw failure("unterminated \\u escape") }
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: throw failure("expected a hex digit in \\u escape, found \(found)")
+                }
+                value = value * 16 + digit
+                offset += 1
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// A layout document read from JSON: the root element and the identifiers it holds.
+public struct LayoutDocument: Sendable {
+    public let root: any LayoutElement
+    /// Every `"id"` in the document, in document order.
+    public let identifiers: [String]
+    /// The number of elements in the document.
+    public let elementCount: Int
+}
+
+/// The parts every element of the JSON format may carry.
+public struct ElementCommon: Sendable {
+    public var style: LayoutStyle
+    public var identifier: String?
+}
+
+/// Turns JSON in the layout format (`docs/layout-format.md`) into an element tree, refusing anything it does
+/// not understand with an error that names the JSON path and the reason.
+///
+/// Leaf types are pluggable: the built-in `box`, and any added to ``leafDecoders`` (the node layer adds
+/// `text` and `image`).
+public struct LayoutDecoder: Sendable {
+    /// Reads one leaf element: its members (the common ones, `type`, `id` and `style`, are already read).
+    public typealias LeafDecoder = @Sendable (inout MemberReader, ElementCommon) throws(LayoutError) -> any LayoutElement
+
+    /// Bounds on the size of a document, so that hostile input cannot exhaust memory or stack.
+    public struct Limits: Sendable {
+        /// The deepest element nesting accepted (the root is depth 1).
+        public var maxDepth: Int
+        /// The most elements accepted.
+        public var maxElements: Int
+
+        public init(maxDepth: Int = 1000, maxElements: Int = 1_000_000) {
+            self.maxDepth = maxDepth
+            self.maxElements = maxElements
+        }
+    }
+
+    public var leafDecoders: [String: LeafDecoder]
+    public var limits: Limits
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+        leafDecoders = [
+            "box": { (members: inout MemberReader, common: ElementCommon) throws(LayoutError) -> any LayoutElement in
+                let size = try members.pair("size", nonNegative: true).map { Size(width: $0.0, height: $0.1) }
+                return Box(size: size, style: common.style, identifier: common.identifier)
+            },
+        ]
+    }
+
+    static let specTypes = [
+        "stack", "inset", "overlay", "background", "center", "relative", "ratio", "absolute", "wrapper",
+        "corner", "spacer",
+    ]
+
+    /// Parses and decodes a document.
+    public func decode(_ text: String) throws(LayoutError) -> LayoutDocument {
+        let value = try JSONParser(maxDepth: limits.maxDepth * 2 + 8).parse(text)
+        return try decode(value)
+    }
+
+    /// Decodes an already parsed document whose root is at `path`.
+    public func decode(_ value: JSONValue, path: String = "root") throws(LayoutError) -> LayoutDocument {
+        var state = State()
+        let root = try element(value, path: path, depth: 1, state: &state)
+        return LayoutDocument(root: root, identifiers: state.identifiers, elementCount: state.count)
+    }
+
+    struct State {
+        var identifiers: [String] = []
+        var seen: [String: String] = [:]
+        var count = 0
+    }
+
+    func element(_ value: JSONValue, path: String, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        guard depth <= limits.maxDepth else {
+            throw LayoutError("elements nested deeper than the limit of \(limits.maxDepth)", path: path, kind: .limit)
+        }
+        state.count += 1
+        guard state.count <= limits.maxElements else {
+            throw LayoutError("more elements than the limit of \(limits.maxElements)", path: path, kind: .limit)
+        }
+        var members = try MemberReader(value, path: path, what: "an element")
+        guard let type = try members.string("type") else {
+            throw LayoutError("missing; every element needs a \"type\"", path: members.path("type"))
+        }
+        var common = ElementCommon(style: LayoutStyle(), identifier: nil)
+        if let identifier = try members.string("id") {
+            guard !identifier.isEmpty else { throw LayoutError("expected a non-empty string", path: members.path("id")) }
+            if let first = state.seen[identifier] {
+                throw LayoutError("duplicate id \"\(identifier)\", first used at \(first)", path: members.path("id"))
+            }
+            state.seen[identifier] = path
+            state.identifiers.append(identifier)
+            common.identifier = identifier
+        }
+        if let style = members.value("style") {
+            common.style = try decodeStyle(style, path: members.path("style"))
+        }
+        let element: any LayoutElement
+        if let leaf = leafDecoders[type] {
+            element = try leaf(&members, common)
+        } else if Self.specTypes.contains(type) {
+            element = try spec(type, &members, common, depth: depth, state: &state)
+        } else {
+            let known = (Self.specTypes + leafDecoders.keys.sorted())
+            var reason = "unknown element type \"\(type)\""
+            if let guess = nearest(type, among: known) { reason += " (did you mean \"\(guess)\"?)" }
+            reason += "; expected one of " + known.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw LayoutError(reason, path: members.path("type"))
+        }
+        try members.finish()
+        return element
+    }
+
+    func child(_ key: String, of what: String, _ members: inout MemberReader, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let value = try members.required(key, for: what)
+        return try element(value, path: members.path(key), depth: depth + 1, state: &state)
+    }
+
+    func children(_ members: inout MemberReader, depth: Int, state: inout State) throws(LayoutError) -> [any LayoutElement] {
+        guard let value = members.value("children") else { return [] }
+        guard case .array(let items) = value else {
+            throw LayoutError("expected an array of elements, got \(value.summary)", path: members.path("children"))
+        }
+        var result: [any LayoutElement] = []
+        result.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            result.append(try element(item, path: members.path("children") + "[\(i)]", depth: depth + 1, state: &state))
+        }
+        return result
+    }
+}

@@ -1,0 +1,84 @@
+/// Renders layouts in the output formats of `weft layout`: `json`, `flat`, `ascii` and `svg`.
+public enum LayoutFormat: String, Sendable, CaseIterable {
+    /// The layout tree: every element with its type, id, frame (position relative to its parent) and children.
+    case json
+    /// One JSON object mapping every id to `[x, y, width, height]` in the root's coordinates.
+    case flat
+    /// A text picture of the spec tree with each element's size and position.
+    case ascii
+    /// The computed boxes as an SVG picture, labelled by id.
+    case svg
+
+    /// The layout rendered in this format, ending with a newline.
+    public func render(_ layout: Layout) -> String {
+        switch self {
+        case .json: return LayoutWriter.json(layout)
+        case .flat: return LayoutWriter.flat(layout)
+        case .ascii: return AsciiPicture.render(layout)
+        case .svg: return SVGPicture.render(layout)
+        }
+    }
+}
+
+enum LayoutWriter {
+    static func frameArray(_ rect: Rect) -> String {
+        "[\(formatPoints(rect.origin.x)), \(formatPoints(rect.origin.y)), \(formatPoints(rect.size.width)), \(formatPoints(rect.size.height))]"
+    }
+
+    static func json(_ layout: Layout) -> String {
+        var out = ""
+        writeTree(layout, indent: "", into: &out)
+        return out + "\n"
+    }
+
+    private static func writeTree(_ layout: Layout, indent: String, into out: inout String) {
+        let inner = indent + "  "
+        out += "{\n"
+        out += "\(inner)\"type\": \(quoted(layout.element.kindName)),\n"
+        if let id = layout.element.identifier {
+            out += "\(inner)\"id\": \(quoted(id)),\n"
+        }
+        out += "\(inner)\"frame\": \(frameArray(layout.frame))"
+        let sublayouts = layout.sublayouts
+        if !sublayouts.isEmpty {
+            out += ",\n\(inner)\"children\": [\n"
+            for (i, sublayout) in sublayouts.enumerated() {
+                out += inner + "  "
+                writeTree(sublayout, indent: inner + "  ", into: &out)
+                out += i < sublayouts.count - 1 ? ",\n" : "\n"
+            }
+            out += "\(inner)]"
+        }
+        out += "\n\(indent)}"
+    }
+
+    static func flat(_ layout: Layout) -> String {
+        let entries = layout.allFrames().filter { $0.element.identifier != nil }
+        if entries.isEmpty { return "{}\n" }
+        var out = "{\n"
+        for (i, entry) in entries.enumerated() {
+            out += "  \(quoted(entry.element.identifier ?? "")): \(frameArray(entry.frame))"
+            out += i < entries.count - 1 ? ",\n" : "\n"
+        }
+        return out + "}\n"
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

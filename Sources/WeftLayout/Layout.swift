@@ -1,0 +1,162 @@
+/// A computed layout: an element, its size, its position in its parent, and its sublayouts.
+///
+/// An immutable value that any thread may read. The whole tree lives in one buffer; a `Layout` is a view of
+/// one entry, so walking ``sublayouts`` allocates nothing. Sizes and positions lie on the pixel grid of the
+/// scale the layout was computed for.
+public struct Layout: Sendable {
+    @usableFromInline let shared: SharedStorage
+    @usableFromInline let index: Int32
+
+    init(storage: LayoutStorage, index: Int32) {
+        self.shared = SharedStorage(buffer: storage)
+        self.index = index
+    }
+
+    @usableFromInline
+    var storage: LayoutStorage { shared.buffer }
+
+    @inlinable
+    var record: LayoutStorage.Record {
+        shared.buffer.withUnsafeMutablePointerToElements { $0[Int(index)] }
+    }
+
+    /// The element this layout was computed for.
+    public var element: any LayoutElement { record.element }
+
+    /// The size, in points.
+    public var size: Size { record.size }
+
+    /// The position of the top-left corner in the parent layout's coordinates (the root's is zero).
+    public var position: Point { record.position }
+
+    /// Position and size together.
+    public var frame: Rect { Rect(origin: record.position, size: record.size) }
+
+    /// The sublayouts in spec order (for a background spec: the background first, then the child).
+    public var sublayouts: Sublayouts {
+        let r = record
+        return Sublayouts(storage: storage, start: r.firstChild, count: r.childCount)
+    }
+
+    /// The number of layouts in this tree, this one included.
+    public var treeCount: Int {
+        var count = 1
+        for sublayout in sublayouts { count += sublayout.treeCount }
+        return count
+    }
+
+    /// The scale (pixels per point) this layout was rounded for.
+    public var scale: Double { storage.header.scale }
+
+    /// The sublayouts of a layout, as a random-access collection.
+    public struct Sublayouts: RandomAccessCollection, Sendable {
+        let shared: SharedStorage
+        let start: Int32
+        public let count: Int
+
+        var storage: LayoutStorage { shared.buffer }
+
+        init(storage: LayoutStorage, start: Int32, count: Int32) {
+            self.shared = SharedStorage(buffer: storage)
+            self.start = start
+            self.count = Int(count)
+        }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(position: Int) -> Layout {
+            precondition(position >= 0 && position < count, "sublayout index out of range")
+            return Layout(storage: storage, index: start + Int32(position))
+        }
+    }
+}
+
+/// A layout buffer shared between threads.
+///
+/// `@unchecked Sendable`: a buffer is written once in ``LayoutBuilder/finish(_:)``, before any `Layout`
+/// refers to it, and only read afterwards. (`ManagedBuffer` itself is never Sendable, hence this wrapper.)
+@usableFromInline
+struct SharedStorage: @unchecked Sendable {
+    @usableFromInline let buffer: LayoutStorage
+}
+
+/// The buffer that holds one layout tree, children of each entry stored next to each other.
+@usableFromInline
+final class LayoutStorage: ManagedBuffer<LayoutStorage.Header, LayoutStorage.Record> {
+
+    @usableFromInline
+    struct Header {
+        var count: Int
+        var scale: Double
+    }
+
+    @usableFromInline
+    struct Record {
+        @usableFromInline var element: any LayoutElement
+        @usableFromInline var size: Size
+        @usableFromInline var position: Point
+        @usableFromInline var firstChild: Int32
+        @usableFromInline var childCount: Int32
+    }
+
+    static func make(count: Int, scale: Double) -> LayoutStorage {
+        let buffer = Self.create(minimumCapacity: count) { _ in Header(count: 0, scale: scale) }
+        return unsafeDowncast(buffer, to: LayoutStorage.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            _ = elements.deinitialize(count: header.pointee.count)
+        }
+    }
+}
+
+extension LayoutBuilder {
+    /// Copies the tree under `root` out of the arena into a compact, immutable ``Layout``.
+    ///
+    /// The builder keeps its contents: call ``reset()`` or ``rewind(to:)`` to reuse the space.
+    public func finish(_ root: LayoutRef) -> Layout {
+        let count = subtreeCount(root.index)
+        let storage = LayoutStorage.make(count: count, scale: grid.scale)
+        records.withUnsafeBufferPointer { source in
+            edges.withUnsafeBufferPointer { edges in
+                storage.withUnsafeMutablePointers { header, out in
+                    // Breadth-first, so that the children of every entry are contiguous. `firstChild` holds the
+                    // source index of an entry until the entry's own children are placed.
+                    func place(_ sourceIndex: Int32, at slot: Int) {
+                        let r = source[Int(sourceIndex)]
+                        (out + slot).initialize(to: LayoutStorage.Record(
+                            element: r.element, size: r.size, position: r.position,
+                            firstChild: sourceIndex, childCount: 0))
+                    }
+                    place(root.index, at: 0)
+                    out[0].position = .zero
+                    var next = 1
+                    var slot = 0
+                    while slot < next {
+                        let r = source[Int(out[slot].firstChild)]
+                        out[slot].firstChild = Int32(truncatingIfNeeded: next)
+                        out[slot].childCount = r.edgeCount
+                        for e in 0..<Int(r.edgeCount) {
+                            place(edges[Int(r.edgeStart) + e], at: next)
+                            next += 1
+                        }
+                        slot += 1
+                    }
+                    header.pointee.count = next
+                }
+            }
+        }
+        return Layout(storage: storage, index: 0)
+    }
+
+    private func subtreeCount(_ index: Int32) -> Int {
+        let r = records[Int(index)]
+        var count = 1
+        for e in 0..<Int(r.edgeCount) {
+            count += subtreeCount(edges[Int(r.edgeStart) + e])
+        }
+        return count
+    }
+}

@@ -1,0 +1,186 @@
+/// A reference to a layout under construction in a ``LayoutBuilder``.
+public struct LayoutRef: Hashable, Sendable {
+    @usableFromInline let index: Int32
+
+    @inlinable
+    init(_ index: Int) {
+        self.index = Int32(truncatingIfNeeded: index)
+    }
+}
+
+/// The arena that layouts are computed into: one per computation, never shared between threads.
+///
+/// Elements append their layouts here; a stack that lays a child out twice leaves the first attempt behind as
+/// garbage, which costs nothing until ``finish(_:)`` copies the reachable tree into a compact ``Layout``.
+/// Reusing one builder for many computations (``reset()``) keeps its buffers, so a steady stream of layouts
+/// allocates about once each: for the final tree.
+///
+/// Sizes are rounded up to the pixel grid when recorded, as Texture's `ASLayout` does; positions are rounded
+/// up when set. A size that is NaN, infinite or negative is recorded as zero (Texture's release behaviour);
+/// a position that is not finite is recorded as zero.
+public struct LayoutBuilder: ~Copyable {
+    @usableFromInline
+    struct Record {
+        @usableFromInline var element: any LayoutElement
+        @usableFromInline var size: Size
+        @usableFromInline var position: Point
+        @usableFromInline var edgeStart: Int32
+        @usableFromInline var edgeCount: Int32
+
+        @inlinable
+        init(element: any LayoutElement, size: Size, edgeStart: Int32, edgeCount: Int32) {
+            self.element = element
+            self.size = size
+            self.position = .zero
+            self.edgeStart = edgeStart
+            self.edgeCount = edgeCount
+        }
+    }
+
+    /// The pixel grid sizes and positions are rounded to.
+    public let grid: PixelGrid
+    @usableFromInline var records: ContiguousArray<Record> = []
+    @usableFromInline var edges: ContiguousArray<Int32> = []
+    @usableFromInline var scratch: ContiguousArray<LayoutRef> = []
+    var stackItems: ContiguousArray<StackItem> = []
+    var stackLines: ContiguousArray<StackLine> = []
+
+    /// A builder for `scale` pixels per point (default 2).
+    public init(scale: Double = 2) {
+        grid = PixelGrid(scale: scale)
+        records.reserveCapacity(64)
+        edges.reserveCapacity(64)
+    }
+
+    /// Forgets every layout recorded, keeping the buffers for the next computation.
+    public mutating func reset() {
+        records.removeAll(keepingCapacity: true)
+        edges.removeAll(keepingCapacity: true)
+        scratch.removeAll(keepingCapacity: true)
+        stackItems.removeAll(keepingCapacity: true)
+        stackLines.removeAll(keepingCapacity: true)
+    }
+
+    /// A point to return to with ``rewind(to:)``: layouts recorded after it can be dropped together.
+    public struct Mark: Sendable {
+        let records: Int
+        let edges: Int
+    }
+
+    public var mark: Mark { Mark(records: records.count, edges: edges.count) }
+
+    /// Drops every layout recorded after `mark` (after they were copied out with ``finish(_:)``).
+    public mutating func rewind(to mark: Mark) {
+        records.removeSubrange(mark.records...)
+        edges.removeSubrange(mark.edges...)
+    }
+
+    // MARK: Recording
+
+    /// Records a layout without sublayouts.
+    @inlinable
+    public mutating func leaf(_ element: any LayoutElement, size: Size) -> LayoutRef {
+        let edgeStart = Int32(truncatingIfNeeded: edges.count)
+        records.append(Record(element: element, size: sanitized(size), edgeStart: edgeStart, edgeCount: 0))
+        return LayoutRef(records.count - 1)
+    }
+
+    /// Records a layout with one sublayout.
+    @inlinable
+    public mutating func layout(_ element: any LayoutElement, size: Size, sublayout: LayoutRef) -> LayoutRef {
+        let edgeStart = Int32(truncatingIfNeeded: edges.count)
+        edges.append(sublayout.index)
+        records.append(Record(element: element, size: sanitized(size), edgeStart: edgeStart, edgeCount: 1))
+        return LayoutRef(records.count - 1)
+    }
+
+    /// Records a layout with two sublayouts, in this order.
+    @inlinable
+    public mutating func layout(
+        _ element: any LayoutElement, size: Size, sublayouts first: LayoutRef, _ second: LayoutRef
+    ) -> LayoutRef {
+        let edgeStart = Int32(truncatingIfNeeded: edges.count)
+        edges.append(first.index)
+        edges.append(second.index)
+        records.append(Record(element: element, size: sanitized(size), edgeStart: edgeStart, edgeCount: 2))
+        return LayoutRef(records.count - 1)
+    }
+
+    /// Records a layout whose sublayouts are `sublayouts`, in order.
+    public mutating func layout(
+        _ element: any LayoutElement, size: Size, sublayouts: some Collection<LayoutRef>
+    ) -> LayoutRef {
+        let edgeStart = Int32(truncatingIfNeeded: edges.count)
+        for ref in sublayouts { edges.append(ref.index) }
+        records.append(
+            Record(element: element, size: sanitized(size), edgeStart: edgeStart,
+                   edgeCount: Int32(truncatingIfNeeded: sublayouts.count)))
+        return LayoutRef(records.count - 1)
+    }
+
+    /// Records a layout whose sublayouts are the last `count` references pushed with ``pushScratch(_:)``,
+    /// and pops them.
+    @usableFromInline
+    mutating func layout(_ element: any LayoutElement, size: Size, scratchFrom start: Int) -> LayoutRef {
+        let edgeStart = Int32(truncatingIfNeeded: edges.count)
+        let count = scratch.count - start
+        for i in start..<scratch.count { edges.append(scratch[i].index) }
+        scratch.removeSubrange(start...)
+        records.append(
+            Record(element: element, size: sanitized(size), edgeStart: edgeStart,
+                   edgeCount: Int32(truncatingIfNeeded: count)))
+        return LayoutRef(records.count - 1)
+    }
+
+    @usableFromInline
+    mutating func pushScratch(_ ref: LayoutRef) {
+        scratch.append(ref)
+    }
+
+    @inlinable
+    func sanitized(_ size: Size) -> Size {
+        let w = size.width.isFinite && size.width >= 0 ? grid.ceil(size.width) : 0
+        let h = size.height.isFinite && size.height >= 0 ? grid.ceil(size.height) : 0
+        return Size(width: Swift.max(w, 0), height: Swift.max(h, 0))
+    }
+
+    // MARK: Reading and placing
+
+    /// The (pixel-rounded) size of a recorded layout.
+    @inlinable
+    public func size(of ref: LayoutRef) -> Size {
+        records[Int(ref.index)].size
+    }
+
+    /// The position of a recorded layout in its parent's coordinates.
+    @inlinable
+    public func position(of ref: LayoutRef) -> Point {
+        records[Int(ref.index)].position
+    }
+
+    /// Places a recorded layout in its parent's coordinates (rounded up to the pixel grid).
+    @inlinable
+    public mutating func setPosition(_ ref: LayoutRef, _ point: Point) {
+        let x = point.x.isFinite ? grid.ceil(point.x) : 0
+        let y = point.y.isFinite ? grid.ceil(point.y) : 0
+        records[Int(ref.index)].position = Point(x: x, y: y)
+    }
+
+    /// The element a recorded layout belongs to.
+    public func element(of ref: LayoutRef) -> any LayoutElement {
+        records[Int(ref.index)].element
+    }
+
+    // MARK: Style resolution
+
+    /// `range` narrowed by `style`'s sizes resolved against `parentSize` (Texture's default
+    /// `layoutThatFits:parentSize:`): where they do not overlap, `range` wins.
+    ///
+    /// Throws if the style holds a value that cannot be laid out.
+    @inlinable
+    public func resolve(_ style: LayoutStyle, range: SizeRange, parentSize: Size) throws(LayoutError) -> SizeRange {
+        try style.validate()
+        if style.hasAutoSize { return range }
+        return range.intersection(style.resolvedRange(parentSize: parentSize))
+    }
+}

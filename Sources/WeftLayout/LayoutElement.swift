@@ -1,0 +1,61 @@
+/// Anything that can be laid out: a layout spec, a leaf such as ``Box``, or a node (next layer).
+///
+/// Threading: every requirement MAY be called from any thread, concurrently with any other call. Specs are
+/// immutable; an element whose state can change (a node) publishes each state as an immutable snapshot.
+///
+/// An element lays itself out into a ``LayoutBuilder`` (an arena owned by the caller) and returns the
+/// reference of the layout it made. Specs call their children's `layout(_:parentSize:in:)`; leaves measure.
+public protocol LayoutElement: AnyObject, Sendable {
+    /// How the element asks its parent to size and place it.
+    var style: LayoutStyle { get }
+
+    /// A name for output and error messages (a JSON element's `"id"`), or nil.
+    var identifier: String? { get }
+
+    /// A short name of the element's kind, such as `stack` or `inset`, for pictures and error paths.
+    var kindName: String { get }
+
+    /// Whether the element is a node: flattening keeps nodes and does not look inside them.
+    var isNode: Bool { get }
+
+    /// The element's children in spec order (for traversal, pictures and checks; not used by layout).
+    var childElements: [any LayoutElement] { get }
+
+    /// The distance from the element's top to its first baseline (a vertical stack reports its first child's).
+    var baselineAscender: Double { get }
+
+    /// The offset from the element's bottom to its last baseline, usually negative (a vertical stack reports
+    /// its last child's).
+    var baselineDescender: Double { get }
+
+    /// Lays the element out for `range` and returns its layout's reference in `builder`.
+    ///
+    /// `parentSize` is the size percentages resolve against; a dimension is NaN where the parent's size is not
+    /// yet known. Most elements first narrow `range` by their style (``LayoutBuilder/resolve(_:range:parentSize:)``).
+    /// Throws when the element (or a descendant) holds a value that cannot be laid out; the error's path leads
+    /// from this element to the culprit.
+    func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef
+}
+
+extension LayoutElement {
+    public var identifier: String? { nil }
+    public var isNode: Bool { false }
+    public var childElements: [any LayoutElement] { [] }
+    public var baselineAscender: Double { style.ascender }
+    public var baselineDescender: Double { style.descender }
+
+    /// How error paths and pictures name this element: its kind, and its identifier in quotes if it has one.
+    public var displayName: String {
+        if let identifier { return "\(kindName) \"\(identifier)\"" }
+        return kindName
+    }
+}
+
+/// The identity of an element, usable as a dictionary key.
+public struct ElementID: Hashable, Sendable {
+    public let id: ObjectIdentifier
+
+    public init(_ element: any LayoutElement) {
+        id = ObjectIdentifier(element)
+    }
+}

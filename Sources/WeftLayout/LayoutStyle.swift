@@ -1,0 +1,189 @@
+/// How an element asks to be sized and placed by its parent: Texture's `ASLayoutElementStyle` as a plain value.
+///
+/// Defaults are Texture's: every size `auto`, flexGrow 0, flexShrink 0, flexBasis `auto`, alignSelf `auto`,
+/// no spacing, ascender and descender 0, layoutPosition at the origin.
+///
+/// - `width`/`height` request an exact size, `minWidth`... bound it. When resolved against a parent size they
+///   follow CSS: min overrides max, and max overrides the exact size (``resolvedRange(parentSize:)``).
+/// - `flexGrow`, `flexShrink`, `flexBasis`, `alignSelf`, `spacingBefore`, `spacingAfter`, `ascender` and
+///   `descender` are read by a stack that holds the element.
+/// - `layoutPosition` is read by an absolute spec that holds the element.
+public struct LayoutStyle: Hashable, Sendable {
+    public var width: Dimension
+    public var height: Dimension
+    public var minWidth: Dimension
+    public var maxWidth: Dimension
+    public var minHeight: Dimension
+    public var maxHeight: Dimension
+    public var flexGrow: Double
+    public var flexShrink: Double
+    public var flexBasis: Dimension
+    public var alignSelf: AlignSelf
+    public var spacingBefore: Double
+    public var spacingAfter: Double
+    public var ascender: Double
+    public var descender: Double
+    public var layoutPosition: Point
+
+    public init(
+        width: Dimension = .auto, height: Dimension = .auto,
+        minWidth: Dimension = .auto, maxWidth: Dimension = .auto,
+        minHeight: Dimension = .auto, maxHeight: Dimension = .auto,
+        flexGrow: Double = 0, flexShrink: Double = 0, flexBasis: Dimension = .auto,
+        alignSelf: AlignSelf = .auto,
+        spacingBefore: Double = 0, spacingAfter: Double = 0,
+        ascender: Double = 0, descender: Double = 0,
+        layoutPosition: Point = .zero
+    ) {
+        self.width = width
+        self.height = height
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.minHeight = minHeight
+        self.maxHeight = maxHeight
+        self.flexGrow = flexGrow
+        self.flexShrink = flexShrink
+        self.flexBasis = flexBasis
+        self.alignSelf = alignSelf
+        self.spacingBefore = spacingBefore
+        self.spacingAfter = spacingAfter
+        self.ascender = ascender
+        self.descender = descender
+        self.layoutPosition = layoutPosition
+    }
+
+    /// A style with `width` and `height` set in points: Texture's `preferredSize`.
+    public init(preferredSize: Size) {
+        self.init(width: .points(preferredSize.width), height: .points(preferredSize.height))
+    }
+
+    /// The exact size in points, when both `width` and `height` are in points; setting it sets both.
+    public var preferredSize: Size? {
+        get {
+            guard case .points(let w) = width, case .points(let h) = height else { return nil }
+            return Size(width: w, height: h)
+        }
+        set {
+            if let size = newValue {
+                width = .points(size.width)
+                height = .points(size.height)
+            } else {
+                width = .auto
+                height = .auto
+            }
+        }
+    }
+
+    /// Whether this style changes nothing about sizing: all six size dimensions are `auto`.
+    @inlinable
+    public var hasAutoSize: Bool {
+        width == .auto && height == .auto && minWidth == .auto && maxWidth == .auto
+            && minHeight == .auto && maxHeight == .auto
+    }
+
+    /// The size range this style allows, given the parent's size (NaN where the parent's size is undefined).
+    ///
+    /// Texture's `ASLayoutElementSizeResolveAutoSize`: `auto` minimums and maximums come from `auto`, the exact
+    /// size is clamped between them, and where max <= min the minimum wins.
+    @inlinable
+    public func resolvedRange(parentSize: Size, auto: SizeRange = .unconstrained) -> SizeRange {
+        if hasAutoSize { return auto }
+        let w = Self.constrain(
+            min: minWidth.resolve(parent: parentSize.width, auto: auto.min.width),
+            exact: width.resolve(parent: parentSize.width, auto: .nan),
+            max: maxWidth.resolve(parent: parentSize.width, auto: auto.max.width))
+        let h = Self.constrain(
+            min: minHeight.resolve(parent: parentSize.height, auto: auto.min.height),
+            exact: height.resolve(parent: parentSize.height, auto: .nan),
+            max: maxHeight.resolve(parent: parentSize.height, auto: auto.max.height))
+        return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
+    }
+
+    /// CSS precedence: min overrides max, which overrides the exact value (NaN: none).
+    @inlinable
+    static func constrain(min: Double, exact: Double, max: Double) -> (Double, Double) {
+        if max <= min { return (min, min) }
+        if exact.isNaN { return (min, max) }
+        if exact > max { return (max, max) }
+        if exact < min { return (min, min) }
+        return (exact, exact)
+    }
+
+    /// The first property that cannot be laid out, with the reason, or nil if every property is usable.
+    ///
+    /// Sizes must be finite and not negative, percentages within [0, 1], flex factors finite and not negative,
+    /// a minimum in points must not exceed a maximum in points; spacing, ascender, descender and
+    /// layoutPosition must be finite.
+    public var problem: (property: String, reason: String)? {
+        let dimensions: [(String, Dimension)] = [
+            ("width", width), ("height", height), ("minWidth", minWidth), ("maxWidth", maxWidth),
+            ("minHeight", minHeight), ("maxHeight", maxHeight), ("flexBasis", flexBasis),
+        ]
+        for (name, dimension) in dimensions {
+            if let reason = dimension.problem { return (name, reason) }
+        }
+        if case .points(let lo) = minWidth, case .points(let hi) = maxWidth, lo > hi {
+            return ("minWidth", "minWidth \(formatPoints(lo)) is above maxWidth \(formatPoints(hi))")
+        }
+        if case .points(let lo) = minHeight, case .points(let hi) = maxHeight, lo > hi {
+            return ("minHeight", "minHeight \(formatPoints(lo)) is above maxHeight \(formatPoints(hi))")
+        }
+        for (name, factor) in [("flexGrow", flexGrow), ("flexShrink", flexShrink)] {
+            if !factor.isFinite || factor < 0 {
+                return (name, "expected a number >= 0, got \(formatPoints(factor))")
+            }
+        }
+        let finiteValues: [(String, Double)] = [
+            ("spacingBefore", spacingBefore), ("spacingAfter", spacingAfter), ("ascender", ascender),
+            ("descender", descender), ("layoutPosition", layoutPosition.x), ("layoutPosition", layoutPosition.y),
+        ]
+        for (name, value) in finiteValues where !value.isFinite {
+            return (name, "expected a finite number, got \(formatPoints(value))")
+        }
+        return nil
+    }
+}
+
+/// How a stack child overrides the stack's `alignItems` (Texture's `ASStackLayoutAlignSelf`).
+public enum AlignSelf: String, Hashable, Sendable, CaseIterable {
+    case auto, start, end, center, stretch
+}
+
+extension LayoutStyle {
+    /// Throws, naming the property, if ``problem`` finds one. Cheap when the style is fine.
+    @inlinable
+    public func validate() throws(LayoutError) {
+        if isPlausible { return }
+        if let (property, reason) = problem {
+            throw LayoutError(reason, path: "style.\(property)")
+        }
+    }
+
+    @inlinable
+    var isPlausible: Bool {
+        flexGrow >= 0 && flexGrow < .infinity && flexShrink >= 0 && flexShrink < .infinity
+            && spacingBefore.isFinite && spacingAfter.isFinite && ascender.isFinite && descender.isFinite
+            && layoutPosition.x.isFinite && layoutPosition.y.isFinite && flexBasis.isUsable
+            && (hasAutoSize || sizesAreUsable)
+    }
+
+    @inlinable
+    var sizesAreUsable: Bool {
+        guard width.isUsable, height.isUsable, minWidth.isUsable, maxWidth.isUsable, minHeight.isUsable,
+              maxHeight.isUsable else { return false }
+        if case .points(let lo) = minWidth, case .points(let hi) = maxWidth, lo > hi { return false }
+        if case .points(let lo) = minHeight, case .points(let hi) = maxHeight, lo > hi { return false }
+        return true
+    }
+}
+
+extension Dimension {
+    @inlinable
+    var isUsable: Bool {
+        switch self {
+        case .auto: return true
+        case .points(let value): return value >= 0 && value < .infinity
+        case .fraction(let value): return value >= 0 && value <= 1
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Rounding of lengths to the pixel grid of a screen scale (points times scale gives pixels).
+///
+/// Texture rounds layout sizes up (`ASCeilPixelValue`), centers with round (`ASRoundPixelValue`) and aligns
+/// centered stack children down (`ASFloorPixelValue`). The ceiling subtracts `Float.ulpOfOne` (FLT_EPSILON)
+/// first, as Texture does since issue #838, so that 100.666666666669 at scale 3 stays 100.666... instead of
+/// jumping a pixel because of floating-point noise.
+public struct PixelGrid: Hashable, Sendable {
+    /// Pixels per point. Default 2, the scale of the devices Texture's figures come from.
+    public let scale: Double
+
+    public init(scale: Double = 2) {
+        self.scale = scale
+    }
+
+    @inlinable
+    public func ceil(_ value: Double) -> Double {
+        ((value - Double(Float.ulpOfOne)) * scale).rounded(.up) / scale
+    }
+
+    @inlinable
+    public func floor(_ value: Double) -> Double {
+        (value * scale).rounded(.down) / scale
+    }
+
+    @inlinable
+    public func round(_ value: Double) -> Double {
+        (value * scale).rounded(.toNearestOrAwayFromZero) / scale
+    }
+
+    /// Why `scale` cannot be used, or nil: it must be a finite number > 0.
+    public static func problem(scale: Double) -> String? {
+        scale.isFinite && scale > 0 ? nil : "expected a scale > 0, got \(formatPoints(scale))"
+    }
+}

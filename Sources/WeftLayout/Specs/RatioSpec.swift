@@ -1,0 +1,51 @@
+/// Gives its child a fixed height-to-width ratio (Texture's `ASRatioLayoutSpec`).
+///
+/// `ratio` is height / width: 0.5 is twice as wide as tall. It must be finite and > 0.
+///
+/// - The range is first narrowed by the spec's style.
+/// - Where the range's max width is finite, one candidate is (max width, ratio x max width rounded down to the
+///   pixel grid); where the max height is finite, another is (max height / ratio rounded down, max height).
+///   Each candidate is clamped into the range and the one whose proportions are closest to the ratio wins
+///   (the width-based one on a tie).
+/// - The child is laid out in exactly the winning size (intersected with the range, the range winning), with
+///   it as the parent size; with no finite max at all the child gets the range unchanged.
+/// - The spec takes the child's size.
+public final class RatioSpec: LayoutSpec, @unchecked Sendable {
+    public let ratio: Double
+    public let child: any LayoutElement
+
+    public init(ratio: Double, child: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
+        self.ratio = ratio
+        self.child = child
+        super.init(style: style, identifier: identifier)
+    }
+
+    public override var kindName: String { "ratio" }
+    public override var childElements: [any LayoutElement] { [child] }
+
+    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+        guard ratio.isFinite && ratio > 0 else {
+            throw LayoutError("expected a ratio > 0, got \(formatPoints(ratio))", path: "ratio")
+        }
+        let range = try builder.resolve(style, range: range, parentSize: parentSize)
+        let grid = builder.grid
+        var best: Size?
+        if range.max.width.isFinite {
+            best = range.clamp(Size(width: range.max.width, height: grid.floor(ratio * range.max.width)))
+        }
+        if range.max.height.isFinite {
+            let option = range.clamp(Size(width: grid.floor(range.max.height / ratio), height: range.max.height))
+            if let current = best {
+                if abs(current.height / current.width - ratio) > abs(option.height / option.width - ratio) {
+                    best = option
+                }
+            } else {
+                best = option
+            }
+        }
+        let childRange = best.map { range.intersection(SizeRange(exactly: $0)) } ?? range
+        let childParent = best ?? Size(width: .nan, height: .nan)
+        let ref = try layoutChild(child, childRange, parentSize: childParent, in: &builder, place: "child")
+        return builder.layout(self, size: builder.size(of: ref), sublayout: ref)
+    }
+}

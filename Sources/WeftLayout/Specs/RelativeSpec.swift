@@ -1,0 +1,104 @@
+/// Places its child at the start, center or end of each axis (Texture's `ASRelativeLayoutSpec`).
+///
+/// - The range is first narrowed by the spec's style.
+/// - On an axis with a position (not `.none`) the child's minimum is zero, so the child takes its own size;
+///   on an axis without one the child gets the range's minimum. The child's maximum is the range's max, and
+///   its parent size is the range's max where finite (undefined otherwise).
+/// - The spec's size on each axis is the range's max when finite, otherwise the child's size, clamped into the
+///   range. With a minimum sizing option the spec shrinks to the child on that axis, within the range.
+/// - The child's offset is (spec size - child size) times 0 (start or none), 0.5 (center) or 1 (end),
+///   rounded to the pixel grid.
+public class RelativeSpec: LayoutSpec, @unchecked Sendable {
+    /// Where the child sits on one axis.
+    public enum Position: String, Hashable, Sendable, CaseIterable {
+        case none, start, center, end
+
+        var proportion: Double {
+            switch self {
+            case .none, .start: return 0
+            case .center: return 0.5
+            case .end: return 1
+            }
+        }
+    }
+
+    /// On which axes the spec shrinks to its child instead of filling its range.
+    public struct Sizing: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let minimumWidth = Sizing(rawValue: 1 << 0)
+        public static let minimumHeight = Sizing(rawValue: 1 << 1)
+        public static let minimumSize: Sizing = [.minimumWidth, .minimumHeight]
+    }
+
+    public let horizontalPosition: Position
+    public let verticalPosition: Position
+    public let sizing: Sizing
+    public let child: any LayoutElement
+
+    public init(
+        horizontalPosition: Position, verticalPosition: Position, sizing: Sizing = [],
+        child: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) {
+        self.horizontalPosition = horizontalPosition
+        self.verticalPosition = verticalPosition
+        self.sizing = sizing
+        self.child = child
+        super.init(style: style, identifier: identifier)
+    }
+
+    public override var kindName: String { "relative" }
+    public override var childElements: [any LayoutElement] { [child] }
+
+    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+        let range = try builder.resolve(style, range: range, parentSize: parentSize)
+        let ownSize = definedParentSize(range.max)
+        let childMin = Size(
+            width: horizontalPosition != .none ? 0 : range.min.width,
+            height: verticalPosition != .none ? 0 : range.min.height)
+        let ref = try layoutChild(child, SizeRange(min: childMin, max: range.max), parentSize: ownSize,
+                                  in: &builder, place: "child")
+        let childSize = builder.size(of: ref)
+        var size = range.clamp(Size(
+            width: ownSize.width.isFinite ? ownSize.width : childSize.width,
+            height: ownSize.height.isFinite ? ownSize.height : childSize.height))
+        size = range.clamp(Size(
+            width: sizing.contains(.minimumWidth) ? min(size.width, childSize.width) : size.width,
+            height: sizing.contains(.minimumHeight) ? min(size.height, childSize.height) : size.height))
+        let grid = builder.grid
+        builder.setPosition(ref, Point(
+            x: grid.round((size.width - childSize.width) * horizontalPosition.proportion),
+            y: grid.round((size.height - childSize.height) * verticalPosition.proportion)))
+        return builder.layout(self, size: size, sublayout: ref)
+    }
+}
+
+/// Centers its child on one or both axes (Texture's `ASCenterLayoutSpec`): a ``RelativeSpec`` whose
+/// position is `.center` on each centered axis and `.none` on the others.
+public final class CenterSpec: RelativeSpec, @unchecked Sendable {
+    /// The axes to center on.
+    public struct Centering: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let x = Centering(rawValue: 1 << 0)
+        public static let y = Centering(rawValue: 1 << 1)
+        public static let xy: Centering = [.x, .y]
+    }
+
+    public let centering: Centering
+
+    public init(
+        centering: Centering = .xy, sizing: Sizing = [], child: any LayoutElement,
+        style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) {
+        self.centering = centering
+        super.init(
+            horizontalPosition: centering.contains(.x) ? .center : .none,
+            verticalPosition: centering.contains(.y) ? .center : .none,
+            sizing: sizing, child: child, style: style, identifier: identifier)
+    }
+
+    public override var kindName: String { "center" }
+}

@@ -1,0 +1,188 @@
+// The unpositioned phase of a stack: sizes for every child and every line (Texture's
+// ASStackUnpositionedLayout, CSS flexbox's "resolve flexible lengths" and "cross size" steps).
+
+extension StackPass {
+    /// Step 2: every child laid out along an unbounded main axis (or its flexBasis), within the cross range.
+    mutating func layOutUnconstrained(_ builder: inout LayoutBuilder) throws(LayoutError) {
+        let crossMin = range.min.cross(direction)
+        let crossMax = range.max.cross(direction)
+        let parentMain = childParent.main(direction)
+        for i in 0..<children.count {
+            let item = builder.stackItems[itemBase + i]
+            if optimizedFlexing && item.isFlexibleBothWays {
+                // Sized by flexing alone; a zero-size placeholder until then, as in Texture.
+                let ref = builder.leaf(children[i], size: .zero)
+                builder.stackItems[itemBase + i].ref = ref
+                builder.stackItems[itemBase + i].size = .zero
+            } else {
+                try layOut(
+                    i, mainMin: item.flexBasis.resolve(parent: parentMain, auto: 0),
+                    mainMax: item.flexBasis.resolve(parent: parentMain, auto: .infinity),
+                    crossMin: crossMin, crossMax: crossMax, &builder)
+            }
+        }
+    }
+
+    /// Step 3: items into lines. Without wrapping, one line; with it, a line ends before the item that would
+    /// take the line (spacing included) past the main maximum, unless the line is still empty.
+    mutating func collectLines(_ builder: inout LayoutBuilder) {
+        let count = children.count
+        guard options.flexWrap == .wrap else {
+            builder.stackLines.append(StackLine(start: 0, end: count))
+            lineCount = 1
+            return
+        }
+        var lineStart = 0
+        var lineSum = 0.0
+        var interItemSpacing = 0.0
+        for i in 0..<count {
+            let item = builder.stackItems[itemBase + i]
+            let itemSum = item.spacingBefore + item.size.main(direction) + item.spacingAfter
+            if mainViolation(lineSum + interItemSpacing + itemSum) < 0 && i > lineStart {
+                builder.stackLines.append(StackLine(start: lineStart, end: i))
+                lineStart = i
+                lineSum = 0
+                interItemSpacing = 0
+            }
+            lineSum += interItemSpacing + itemSum
+            interItemSpacing = options.spacing
+        }
+        builder.stackLines.append(StackLine(start: lineStart, end: count))
+        lineCount = builder.stackLines.count - lineBase
+    }
+
+    /// Step 4: each line's children grown or shrunk to resolve the line's main violation.
+    func flexLines(_ builder: inout LayoutBuilder) throws(LayoutError) {
+        for l in 0..<lineCount {
+            let line = line(l, builder)
+            let violation = mainViolation(mainSum(line.start, line.end, builder))
+            let growing = violation > 0
+            let flexing = abs(violation) >= Self.violationEpsilon
+            var factorSum = 0.0
+            var scaledShrinkSum = 0.0
+            if flexing {
+                for i in line.start..<line.end {
+                    let item = builder.stackItems[itemBase + i]
+                    factorSum += growing ? item.flexGrow : item.flexShrink
+                }
+            }
+            if factorSum == 0 {
+                if optimizedFlexing { try layOutFlexibleAtZero(line, &builder) }
+                continue
+            }
+            if !growing {
+                for i in line.start..<line.end {
+                    let item = builder.stackItems[itemBase + i]
+                    scaledShrinkSum += item.size.main(direction) * (item.flexShrink / factorSum)
+                }
+            }
+            func adjustment(_ item: StackItem) -> Double {
+                if growing { return (violation * (item.flexGrow / factorSum)).rounded(.down) }
+                if scaledShrinkSum == 0 { return 0 }
+                let share = item.size.main(direction) * (item.flexShrink / factorSum) / scaledShrinkSum
+                return -abs(share * violation)
+            }
+            var remaining = violation
+            var firstFlexible = -1
+            for i in line.start..<line.end {
+                let change = adjustment(builder.stackItems[itemBase + i])
+                remaining -= change
+                if firstFlexible < 0 && change != 0 { firstFlexible = i }
+            }
+            if firstFlexible < 0 { continue }
+            let crossMin = range.min.cross(direction)
+            let crossMax = range.max.cross(direction)
+            for i in line.start..<line.end {
+                let item = builder.stackItems[itemBase + i]
+                let change = adjustment(item)
+                if change == 0 { continue }
+                // The rounding remainder of growing goes to the first flexible child, if it grows.
+                let extra = i == firstFlexible && item.flexGrow > 0 ? remaining : 0
+                let flexed = max(item.size.main(direction) + change + extra, 0)
+                try layOut(i, mainMin: flexed, mainMax: flexed, crossMin: crossMin, crossMax: crossMax, &builder)
+            }
+        }
+    }
+
+    /// With optimized flexing and nothing to flex, the skipped child is laid out at zero main size.
+    private func layOutFlexibleAtZero(_ line: StackLine, _ builder: inout LayoutBuilder) throws(LayoutError) {
+        for i in line.start..<line.end where builder.stackItems[itemBase + i].isFlexibleBothWays {
+            try layOut(i, mainMin: 0, mainMax: 0, crossMin: range.min.cross(direction),
+                       crossMax: range.max.cross(direction), &builder)
+        }
+    }
+
+    /// Step 5: each line's cross size and baseline.
+    func computeLineCrossSizes(_ builder: inout LayoutBuilder) {
+        let crossMin = range.min.cross(direction)
+        let crossMax = range.max.cross(direction)
+        if lineCount == 1 && crossMin == crossMax {
+            // A single line in a fixed cross size is exactly that size; it still needs its baseline.
+            var line = self.line(0, builder)
+            line.crossSize = crossMin
+            for i in line.start..<line.end {
+                let item = builder.stackItems[itemBase + i]
+                if item.isBaselineAligned { line.baseline = max(line.baseline, baseline(of: item)) }
+            }
+            builder.stackLines[lineBase] = line
+            return
+        }
+        for l in 0..<lineCount {
+            var line = self.line(l, builder)
+            var maxAscent = 0.0
+            var maxDescent = 0.0
+            var maxCross = 0.0
+            for i in line.start..<line.end {
+                let item = builder.stackItems[itemBase + i]
+                let cross = item.size.cross(direction)
+                if item.isBaselineAligned {
+                    let itemBaseline = baseline(of: item)
+                    maxAscent = max(maxAscent, itemBaseline)
+                    maxDescent = max(maxDescent, cross - itemBaseline)
+                } else {
+                    maxCross = max(maxCross, cross)
+                }
+            }
+            line.crossSize = max(maxAscent + maxDescent, maxCross)
+            if lineCount == 1 {
+                line.crossSize = min(max(crossMin, line.crossSize), crossMax)
+            }
+            line.baseline = maxAscent
+            builder.stackLines[lineBase + l] = line
+        }
+    }
+
+    /// Step 6: lines stretched by `alignContent: .stretch`, then stretched children laid out again at their
+    /// line's cross size.
+    mutating func stretchLines(_ builder: inout LayoutBuilder) throws(LayoutError) {
+        let violation = crossViolation(linesCrossSum(builder))
+        let stretchLines = lineCount > 1 && options.alignContent == .stretch && violation > Self.violationEpsilon
+        let extra = violation / Double(lineCount)
+        for l in 0..<lineCount {
+            if stretchLines { builder.stackLines[lineBase + l].crossSize += extra }
+            let line = self.line(l, builder)
+            for i in line.start..<line.end {
+                let item = builder.stackItems[itemBase + i]
+                guard item.alignment == .stretch else { continue }
+                if line.crossSize - item.size.cross(direction) > Self.violationEpsilon {
+                    let main = item.size.main(direction)
+                    try layOut(i, mainMin: main, mainMax: main, crossMin: line.crossSize, crossMax: line.crossSize, &builder)
+                }
+            }
+        }
+        for l in 0..<lineCount {
+            let line = self.line(l, builder)
+            let sum = mainSum(line.start, line.end, builder)
+            builder.stackLines[lineBase + l].mainSum = sum
+            mainSum = max(mainSum, sum)
+        }
+        crossSum = linesCrossSum(builder)
+    }
+
+    /// The lines' cross sizes plus the line spacing between them.
+    func linesCrossSum(_ builder: borrowing LayoutBuilder) -> Double {
+        var sum = options.lineSpacing * Double(lineCount - 1)
+        for l in 0..<lineCount { sum += builder.stackLines[lineBase + l].crossSize }
+        return sum
+    }
+}

@@ -1,0 +1,166 @@
+/// What a stack knows about one child while it lays it out: the child's style, copied once (as Texture's
+/// `ASStackLayoutSpecChild` does), and its current layout.
+struct StackItem {
+    var ref: LayoutRef
+    var size: Size
+    let flexGrow: Double
+    let flexShrink: Double
+    let flexBasis: Dimension
+    let alignment: AlignItems
+    let spacingBefore: Double
+    let spacingAfter: Double
+    /// The child's own cross minimum when stretched, 0 when it has none (then the line's size applies).
+    let stretchCrossMin: Double
+    /// The child's own cross maximum when stretched, infinity when it has none.
+    let stretchCrossMax: Double
+    let ascender: Double
+    let descender: Double
+
+    var isFlexibleBothWays: Bool { flexGrow > 0 && flexShrink > 0 }
+
+    var isBaselineAligned: Bool { alignment == .baselineFirst || alignment == .baselineLast }
+}
+
+/// One line of a stack: a run of consecutive items.
+struct StackLine {
+    var start: Int
+    var end: Int
+    var crossSize: Double = 0
+    var baseline: Double = 0
+    var mainSum: Double = 0
+}
+
+/// One computation of one stack: its options, range and children, with items and lines kept in the
+/// builder's scratch space from `itemBase` and `lineBase` (released with ``release(_:)``).
+struct StackPass {
+    /// Violations smaller than this are ignored, as in Texture (`kViolationEpsilon`).
+    static let violationEpsilon = 0.01
+
+    let options: StackOptions
+    let direction: StackDirection
+    let children: [any LayoutElement]
+    let range: SizeRange
+    /// The size children resolve percentages against: the stack's size where the range fixes it.
+    let childParent: Size
+    let itemBase: Int
+    let lineBase: Int
+    var lineCount = 0
+    /// Texture's `useOptimizedFlexing`: one child flexible both ways and an exact main size.
+    let optimizedFlexing: Bool
+    var mainSum: Double = 0
+    var crossSum: Double = 0
+
+    init(options: StackOptions, children: [any LayoutElement], range: SizeRange, builder: inout LayoutBuilder) throws(LayoutError) {
+        self.options = options
+        self.direction = options.direction
+        self.children = children
+        self.range = range
+        self.childParent = Size(
+            width: range.min.width == range.max.width ? range.min.width : .nan,
+            height: range.min.height == range.max.height ? range.min.height : .nan)
+        itemBase = builder.stackItems.count
+        lineBase = builder.stackLines.count
+        let undefined = Size(width: .nan, height: .nan)
+        var flexibleBothWays = 0
+        for (i, child) in children.enumerated() {
+            let style = child.style
+            do {
+                try style.validate()
+            } catch {
+                builder.stackItems.removeSubrange(itemBase...)
+                throw error.within("children[\(i)]")
+            }
+            let alignment = Self.alignment(style.alignSelf, options.alignItems)
+            var stretchMin = 0.0
+            var stretchMax = Double.infinity
+            if alignment == .stretch && !style.hasAutoSize {
+                let own = style.resolvedRange(parentSize: undefined)
+                stretchMin = own.min.cross(direction)
+                stretchMax = own.max.cross(direction)
+            }
+            let item = StackItem(
+                ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
+                flexBasis: style.flexBasis, alignment: alignment,
+                spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
+                stretchCrossMin: stretchMin, stretchCrossMax: stretchMax,
+                ascender: child.baselineAscender, descender: child.baselineDescender)
+            if item.isFlexibleBothWays { flexibleBothWays += 1 }
+            builder.stackItems.append(item)
+        }
+        optimizedFlexing = flexibleBothWays == 1 && range.min.main(direction) == range.max.main(direction)
+    }
+
+    func release(_ builder: inout LayoutBuilder) {
+        builder.stackItems.removeSubrange(itemBase...)
+        builder.stackLines.removeSubrange(lineBase...)
+    }
+
+    static func alignment(_ alignSelf: AlignSelf, _ alignItems: AlignItems) -> AlignItems {
+        switch alignSelf {
+        case .auto: return alignItems
+        case .start: return .start
+        case .end: return .end
+        case .center: return .center
+        case .stretch: return .stretch
+        }
+    }
+
+    // MARK: Shared steps
+
+    /// Lays child `i` out between the given main and cross sizes (Texture's `crossChildLayout`): a stretched
+    /// child's cross range is its own where it has one, the given one otherwise; others start from zero.
+    func layOut(
+        _ i: Int, mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double, _ builder: inout LayoutBuilder
+    ) throws(LayoutError) {
+        let item = builder.stackItems[itemBase + i]
+        let stretched = item.alignment == .stretch
+        let childCrossMin = stretched ? (item.stretchCrossMin != 0 ? item.stretchCrossMin : crossMin) : 0
+        let childCrossMax = stretched ? (item.stretchCrossMax == .infinity ? crossMax : item.stretchCrossMax) : crossMax
+        let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
+        let ref = try layoutChild(children[i], childRange, parentSize: childParent, in: &builder, place: "children[\(i)]")
+        builder.stackItems[itemBase + i].ref = ref
+        builder.stackItems[itemBase + i].size = builder.size(of: ref)
+    }
+
+    /// Items `start..<end`: their main sizes plus all spacing between and around them.
+    func mainSum(_ start: Int, _ end: Int, _ builder: borrowing LayoutBuilder) -> Double {
+        guard end > start else { return 0 }
+        var sum = options.spacing * Double(end - start - 1)
+        for i in start..<end {
+            let item = builder.stackItems[itemBase + i]
+            sum += item.spacingBefore + item.spacingAfter + item.size.main(direction)
+        }
+        return sum
+    }
+
+    /// What must be added to `sum` to bring it into the main range: positive below it, negative above it.
+    func mainViolation(_ sum: Double) -> Double {
+        let lower = range.min.main(direction)
+        let upper = range.max.main(direction)
+        if sum < lower { return lower - sum }
+        if sum > upper { return upper - sum }
+        return 0
+    }
+
+    /// What must be added to `sum` to bring it into the cross range.
+    func crossViolation(_ sum: Double) -> Double {
+        let lower = range.min.cross(direction)
+        let upper = range.max.cross(direction)
+        if sum < lower { return lower - sum }
+        if sum > upper { return upper - sum }
+        return 0
+    }
+
+    /// The distance from an item's cross start to the baseline it is aligned on.
+    func baseline(of item: StackItem) -> Double {
+        switch item.alignment {
+        case .baselineFirst: return item.ascender
+        case .baselineLast: return item.size.cross(direction) + item.descender
+        default: return 0
+        }
+    }
+
+    func line(_ index: Int, _ builder: borrowing LayoutBuilder) -> StackLine {
+        builder.stackLines[lineBase + index]
+    }
+}

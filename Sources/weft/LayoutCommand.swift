@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import WeftLayout
+
+struct LayoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layout",
+        abstract: "Lay out a JSON layout document and print the result.",
+        discussion: """
+        The document format is described in docs/layout-format.md. Bad input exits with status 2 and one \
+        line naming the JSON path and the reason.
+        """
+    )
+
+    @Argument(help: "The layout document, or - for standard input.")
+    var file: String
+
+    @Option(help: "The minimum size, WxH.")
+    var min: String = "0x0"
+
+    @Option(help: "The maximum size, WxH; inf for unbounded (e.g. 375xinf).")
+    var max: String = "infxinf"
+
+    @Option(help: "Pixels per point; sizes and positions are rounded to this grid.")
+    var scale: String = "2"
+
+    @Option(help: "Output: json (the layout tree), flat (id -> [x, y, w, h]), ascii or svg.")
+    var format: String = "json"
+
+    func run() throws {
+        try reportingInputErrors {
+            guard let outputFormat = LayoutFormat(rawValue: format) else {
+                let names = LayoutFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw InputError(description: "--format: expected one of \(names), got \"\(format)\"")
+            }
+            let minSize = try parseSize(min, flag: "--min")
+            let maxSize = try parseSize(max, flag: "--max")
+            guard let scaleValue = Double(scale), PixelGrid.problem(scale: scaleValue) == nil else {
+                throw InputError(description: "--scale: expected a number > 0, got \"\(scale)\"")
+            }
+            let range: SizeRange
+            do throws(LayoutError) {
+                range = try SizeRange.validated(min: minSize, max: maxSize)
+            } catch {
+                throw InputError(description: "--min/--max: \(error.reason)")
+            }
+            let text = try readDocument(file)
+            do throws(LayoutError) {
+                let document = try LayoutDecoder().decode(text)
+                let layout = try Layout.compute(document.root, in: range, scale: scaleValue)
+                print(outputFormat.render(layout), terminator: "")
+            } catch {
+                throw InputError(description: error.description)
+            }
+        }
+    }
+}
+
+/// Parses `WxH`, where each side is a number of points >= 0 or `inf`.
+func parseSize(_ text: String, flag: String) throws -> Size {
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    func side(_ part: Substring) -> Double? {
+        if part == "inf" { return .infinity }
+        guard let value = Double(part), value.isFinite, value >= 0 else { return nil }
+        return value
+    }
+    guard parts.count == 2, let width = side(parts[0]), let height = side(parts[1]) else {
+        throw InputError(description: "\(flag): expected WxH with numbers >= 0 or inf (e.g. 375xinf), got \"\(text)\"")
+    }
+    return Size(width: width, height: height)
+}
+
+/// The text of `path`, or of standard input for `-`.
+func readDocument(_ path: String) throws -> String {
+    let data: Data
+    if path == "-" {
+        data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw InputError(description: "\(path): cannot read the file")
+        }
+        data = contents
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw InputError(description: "\(path): the file is not UTF-8 text")
+    }
+    return text
+}
+
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
