@@ -22,7 +22,7 @@ let package = Package(
         .testTarget(
             name: "WeftLayoutTests",
             dependencies: ["WeftLayout"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
