@@ -24,6 +24,10 @@ let package = Package(
             dependencies: ["WeftLayout"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(
+            name: "WeftCLITests",
+            dependencies: ["weft"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

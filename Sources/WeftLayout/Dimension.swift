@@ -9,8 +9,9 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
 
     /// Resolves this dimension against `parent`, using `autoValue` for `.auto`.
     ///
-    /// A fraction of an undefined parent length (NaN: the parent's size depends on its content) resolves as
-    /// `.auto` would. Texture computes NaN there and leaves the result undefined.
+    /// A fraction of an undefined parent length (NaN: the parent's size depends on its content) or of an
+    /// unbounded one (infinity) resolves as `.auto` would. Texture computes NaN or infinity there and leaves
+    /// the result undefined.
     @inlinable
     public func resolve(parent: Double, auto autoValue: Double) -> Double {
         switch self {
@@ -19,7 +20,7 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
         case .points(let value):
             return value
         case .fraction(let value):
-            return parent.isNaN ? autoValue : value * parent
+            return parent.isFinite ? value * parent : autoValue
         }
     }
 

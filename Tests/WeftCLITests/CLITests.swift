@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Runs the `weft` executable built next to the test bundle.
+struct Weft {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("weft")
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = repository
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+@Suite("weft layout")
+struct CLITests {
+    @Test("Lays out a document and prints flat frames")
+    func flat() throws {
+        let result = try Weft.run(["layout", "Examples/layouts/photo-cell.json", "--min", "375x0", "--max", "375xinf", "--format", "flat"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#""cell": [0, 0, 375, 511]"#))
+        #expect(result.stdout.contains(#""location": [60, 31, 90, 15]"#))
+    }
+
+    @Test("Reads standard input and prints every format")
+    func formats() throws {
+        let document = #"{"type": "center", "id": "c", "child": {"type": "box", "id": "b", "size": [10, 20]}}"#
+        for format in ["json", "flat", "ascii", "svg"] {
+            let result = try Weft.run(["layout", "-", "--max", "100x100", "--format", format], stdin: document)
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+            #expect(!result.stdout.isEmpty)
+        }
+        let flat = try Weft.run(["layout", "-", "--max", "100x100", "--format", "flat"], stdin: document)
+        // Centered in 100x100: (100 - 10) / 2 = 45, (100 - 20) / 2 = 40.
+        #expect(flat.stdout == "{\n  \"c\": [0, 0, 100, 100],\n  \"b\": [45, 40, 10, 20]\n}\n")
+        let svg = try Weft.run(["layout", "-", "--max", "100x100", "--format", "svg"], stdin: document)
+        #expect(svg.stdout.hasPrefix("<svg"))
+        #expect(svg.stdout.contains(">b</text>"))
+    }
+
+    func expectRefused(_ arguments: [String], stdin: String? = nil, message: String) throws {
+        let result = try Weft.run(arguments, stdin: stdin)
+        #expect(result.status == 2, "\(arguments): status \(result.status)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "weft: \(message)\n")
+    }
+
+    @Test("Bad input exits with status 2 and one line naming the path and reason")
+    func badInput() throws {
+        let box = #"{"type": "box"}"#
+        try expectRefused(["layout", "-"], stdin: #"{"type": "box", "style": {"flexGrow": -1}}"#,
+                          message: "root.style.flexGrow: expected a number >= 0, got -1")
+        try expectRefused(["layout", "-"], stdin: #"{"type": "box""#,
+                          message: "root: malformed JSON at line 1, column 15: expected ',' or '}' after a member, found the end of the text")
+        try expectRefused(["layout", "-", "--min", "10x"], stdin: box,
+                          message: #"--min: expected WxH with numbers >= 0 or inf (e.g. 375xinf), got "10x""#)
+        try expectRefused(["layout", "-", "--min", "50x0", "--max", "20x20"], stdin: box,
+                          message: "--min/--max: min.width 50 is above max.width 20")
+        try expectRefused(["layout", "-", "--scale", "0"], stdin: box, message: #"--scale: expected a number > 0, got "0""#)
+        try expectRefused(["layout", "-", "--format", "png"], stdin: box,
+                          message: #"--format: expected one of json, flat, ascii, svg, got "png""#)
+        try expectRefused(["layout", "no/such/file.json"], message: "no/such/file.json: cannot read the file")
+    }
+}
+
+/// The worked examples of `docs/layout-format.md`: each command, run on the JSON above it, prints exactly the
+/// output shown.
+@Suite("Worked examples in docs/layout-format.md")
+struct DocumentationExampleTests {
+    struct Example: CustomTestStringConvertible, Sendable {
+        var name: String
+        var json: String
+        var arguments: [String]
+        var output: String
+        var testDescription: String { name }
+    }
+
+    static var examples: [Example] {
+        let url = Weft.repository.appendingPathComponent("docs/layout-format.md")
+        guard let doc = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        var examples: [Example] = []
+        var rest = Substring(doc)
+        while let marker = rest.range(of: "<!-- example: ") {
+            rest = rest[marker.upperBound...]
+            guard let nameEnd = rest.range(of: " -->") else { break }
+            let name = String(rest[..<nameEnd.lowerBound])
+            guard let jsonStart = rest.range(of: "```json\n"),
+                  let jsonEnd = rest[jsonStart.upperBound...].range(of: "```"),
+                  let command = rest[jsonEnd.upperBound...].range(of: "$ weft layout "),
+                  let lineEnd = rest[command.upperBound...].range(of: "\n"),
+                  let outputEnd = rest[lineEnd.upperBound...].range(of: "```") else { break }
+            let json = String(rest[jsonStart.upperBound..<jsonEnd.lowerBound])
+            var arguments = rest[command.upperBound..<lineEnd.lowerBound].split(separator: " ").map(String.init)
+            arguments[0] = "-"
+            let output = String(rest[lineEnd.upperBound..<outputEnd.lowerBound])
+            examples.append(Example(name: name, json: json, arguments: ["layout"] + arguments, output: output))
+            rest = rest[outputEnd.upperBound...]
+        }
+        return examples
+    }
+
+    @Test("There are worked examples")
+    func present() {
+        #expect(Self.examples.count >= 5)
+    }
+
+    @Test("weft layout reproduces the worked example", arguments: examples)
+    func example(_ example: Example) throws {
+        let result = try Weft.run(example.arguments, stdin: example.json)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == example.output)
+    }
+}
