@@ -23,6 +23,26 @@ extension Layout {
         return entries
     }
 
+    /// ``flattened()`` with the spec path of each entry from this layout, such as
+    /// `layoutSpec.children[1].child` (for error messages).
+    public func flattenedWithPlaces() -> [(entry: FlatEntry, place: String)] {
+        var entries: [(entry: FlatEntry, place: String)] = []
+        func visit(_ layout: Layout, origin: Point, place: String) {
+            let absolute = origin + layout.position
+            if layout.element.isNode {
+                entries.append((FlatEntry(element: layout.element, frame: Rect(origin: absolute, size: layout.size)), place))
+                return
+            }
+            for (i, sublayout) in layout.sublayouts.enumerated() {
+                visit(sublayout, origin: absolute, place: place + "." + layout.element.placeOfSublayout(i))
+            }
+        }
+        for (i, sublayout) in sublayouts.enumerated() {
+            visit(sublayout, origin: .zero, place: element.placeOfSublayout(i))
+        }
+        return entries
+    }
+
     /// Every layout in this tree (this one first), in spec-tree order, with frames in this layout's
     /// coordinates.
     public func allFrames() -> [FlatEntry] {

@@ -138,12 +138,28 @@ extension LayoutBuilder {
                         let r = source[Int(out[slot].firstChild)]
                         out[slot].firstChild = Int32(truncatingIfNeeded: next)
                         out[slot].childCount = r.edgeCount
+                        let parentOrigin = out[slot].position
                         for e in 0..<Int(r.edgeCount) {
                             place(edges[Int(r.edgeStart) + e], at: next)
+                            // For now `position` holds the exact position in the root's coordinates.
+                            out[next].position = parentOrigin + out[next].position
                             next += 1
                         }
                         slot += 1
                     }
+                    // Children come after their parents, so walking backwards converts every child while its
+                    // parent still holds its exact root position.
+                    let grid = self.grid
+                    for parent in stride(from: next - 1, through: 0, by: -1) {
+                        let origin = out[parent].position
+                        let rounded = Point(x: grid.ceil(origin.x), y: grid.ceil(origin.y))
+                        let first = Int(out[parent].firstChild)
+                        for child in first..<first + Int(out[parent].childCount) {
+                            let p = out[child].position
+                            out[child].position = Point(x: grid.ceil(p.x) - rounded.x, y: grid.ceil(p.y) - rounded.y)
+                        }
+                    }
+                    out[0].position = .zero
                     header.pointee.count = next
                 }
             }

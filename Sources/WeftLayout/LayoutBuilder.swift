@@ -15,9 +15,11 @@ public struct LayoutRef: Hashable, Sendable {
 /// Reusing one builder for many computations (``reset()``) keeps its buffers, so a steady stream of layouts
 /// allocates about once each: for the final tree.
 ///
-/// Sizes are rounded up to the pixel grid when recorded, as Texture's `ASLayout` does; positions are rounded
-/// up when set. A size that is NaN, infinite or negative is recorded as zero (Texture's release behaviour);
-/// a position that is not finite is recorded as zero.
+/// Sizes are rounded up to the pixel grid when recorded, as Texture's `ASLayout` does. Positions are rounded
+/// when the tree is finished: each layout's position in the root's coordinates is rounded up to the pixel
+/// grid (Texture's flattening), so the finished tree's relative positions are differences of rounded
+/// positions. A size that is NaN, infinite or negative is recorded as zero (Texture's release behaviour); a
+/// position that is not finite is recorded as zero.
 public struct LayoutBuilder: ~Copyable {
     @usableFromInline
     struct Record {
@@ -43,6 +45,8 @@ public struct LayoutBuilder: ~Copyable {
     @usableFromInline var edges: ContiguousArray<Int32> = []
     @usableFromInline var scratch: ContiguousArray<LayoutRef> = []
     var stackItems: ContiguousArray<StackItem> = []
+    /// Elements (nodes) whose layout is being computed in this builder, outermost first.
+    var active: [any LayoutElement] = []
     var stackLines: ContiguousArray<StackLine> = []
 
     /// A builder for `scale` pixels per point (default 2).
@@ -58,6 +62,7 @@ public struct LayoutBuilder: ~Copyable {
         edges.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
         stackItems.removeAll(keepingCapacity: true)
+        active.removeAll(keepingCapacity: true)
         stackLines.removeAll(keepingCapacity: true)
     }
 
@@ -73,6 +78,26 @@ public struct LayoutBuilder: ~Copyable {
     public mutating func rewind(to mark: Mark) {
         records.removeSubrange(mark.records...)
         edges.removeSubrange(mark.edges...)
+    }
+
+    // MARK: Cycles
+
+    /// Registers `element` as being laid out, refusing a cycle: an element whose layout needs itself.
+    ///
+    /// Elements that compute their layout from other elements they produce on demand (nodes, from their
+    /// layout spec) call this before and ``leave(_:)`` after, so that a node whose spec contains the node
+    /// itself (directly or through other nodes) is an error instead of endless recursion.
+    public mutating func enter(_ element: any LayoutElement) throws(LayoutError) {
+        if active.contains(where: { $0 === element }) {
+            let names = (active + [element]).map(\.displayName).joined(separator: " > ")
+            throw LayoutError("cycle: \(element.displayName) contains itself (\(names))")
+        }
+        active.append(element)
+    }
+
+    /// Unregisters the element registered last with ``enter(_:)``.
+    public mutating func leave(_ element: any LayoutElement) {
+        if let last = active.last, last === element { active.removeLast() }
     }
 
     // MARK: Recording
@@ -158,12 +183,16 @@ public struct LayoutBuilder: ~Copyable {
         records[Int(ref.index)].position
     }
 
-    /// Places a recorded layout in its parent's coordinates (rounded up to the pixel grid).
+    /// Places a recorded layout in its parent's coordinates.
+    ///
+    /// Positions are kept exact here; ``finish(_:)`` rounds each layout's position in the root's coordinates
+    /// up to the pixel grid, as Texture does when it flattens a layout. A position that is not finite is
+    /// recorded as zero.
     @inlinable
     public mutating func setPosition(_ ref: LayoutRef, _ point: Point) {
-        let x = point.x.isFinite ? grid.ceil(point.x) : 0
-        let y = point.y.isFinite ? grid.ceil(point.y) : 0
-        records[Int(ref.index)].position = Point(x: x, y: y)
+        records[Int(ref.index)].position = Point(
+            x: point.x.isFinite ? point.x : 0,
+            y: point.y.isFinite ? point.y : 0)
     }
 
     /// The element a recorded layout belongs to.

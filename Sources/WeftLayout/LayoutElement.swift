@@ -21,6 +21,10 @@ public protocol LayoutElement: AnyObject, Sendable {
     /// The element's children in spec order (for traversal, pictures and checks; not used by layout).
     var childElements: [any LayoutElement] { get }
 
+    /// How an error path names the sublayout at `index` of this element's layout: `children[2]`, `child`,
+    /// `overlay`...
+    func placeOfSublayout(_ index: Int) -> String
+
     /// The distance from the element's top to its first baseline (a vertical stack reports its first child's).
     var baselineAscender: Double { get }
 
@@ -41,6 +45,7 @@ extension LayoutElement {
     public var identifier: String? { nil }
     public var isNode: Bool { false }
     public var childElements: [any LayoutElement] { [] }
+    public func placeOfSublayout(_ index: Int) -> String { "children[\(index)]" }
     public var baselineAscender: Double { style.ascender }
     public var baselineDescender: Double { style.descender }
 

@@ -19,6 +19,8 @@ public class LayoutSpec: LayoutElement, @unchecked Sendable {
 
     public var childElements: [any LayoutElement] { [] }
 
+    public func placeOfSublayout(_ index: Int) -> String { "children[\(index)]" }
+
     public var baselineAscender: Double { style.ascender }
 
     public var baselineDescender: Double { style.descender }

@@ -32,6 +32,7 @@ public final class CornerSpec: LayoutSpec, @unchecked Sendable {
 
     public override var kindName: String { "corner" }
     public override var childElements: [any LayoutElement] { [child, corner] }
+    public override func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "corner" }
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         guard offset.x.isFinite && offset.y.isFinite else {

@@ -22,6 +22,7 @@ public final class InsetSpec: LayoutSpec, @unchecked Sendable {
 
     public override var kindName: String { "inset" }
     public override var childElements: [any LayoutElement] { [child] }
+    public override func placeOfSublayout(_ index: Int) -> String { "child" }
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         try style.validate()

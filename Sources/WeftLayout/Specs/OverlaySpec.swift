@@ -16,6 +16,7 @@ public final class OverlaySpec: LayoutSpec, @unchecked Sendable {
 
     public override var kindName: String { "overlay" }
     public override var childElements: [any LayoutElement] { [child, overlay] }
+    public override func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "overlay" }
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         try style.validate()
@@ -45,6 +46,7 @@ public final class BackgroundSpec: LayoutSpec, @unchecked Sendable {
 
     public override var kindName: String { "background" }
     public override var childElements: [any LayoutElement] { [background, child] }
+    public override func placeOfSublayout(_ index: Int) -> String { index == 0 ? "background" : "child" }
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         try style.validate()

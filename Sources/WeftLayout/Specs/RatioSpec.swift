@@ -22,6 +22,7 @@ public final class RatioSpec: LayoutSpec, @unchecked Sendable {
 
     public override var kindName: String { "ratio" }
     public override var childElements: [any LayoutElement] { [child] }
+    public override func placeOfSublayout(_ index: Int) -> String { "child" }
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         guard ratio.isFinite && ratio > 0 else {

@@ -50,6 +50,7 @@ public class RelativeSpec: LayoutSpec, @unchecked Sendable {
 
     public override var kindName: String { "relative" }
     public override var childElements: [any LayoutElement] { [child] }
+    public override func placeOfSublayout(_ index: Int) -> String { "child" }
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         let range = try builder.resolve(style, range: range, parentSize: parentSize)
