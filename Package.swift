@@ -5,6 +5,7 @@ let package = Package(
     name: "Weft",
     products: [
         .library(name: "WeftLayout", targets: ["WeftLayout"]),
+        .library(name: "WeftNodes", targets: ["WeftNodes"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
     dependencies: [
@@ -12,6 +13,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "WeftLayout"),
+        .target(name: "WeftNodes", dependencies: ["WeftLayout"]),
         .executableTarget(
             name: "weft",
             dependencies: [
@@ -23,6 +25,10 @@ let package = Package(
             name: "WeftLayoutTests",
             dependencies: ["WeftLayout"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "WeftNodesTests",
+            dependencies: ["WeftNodes"]
         ),
         .testTarget(
             name: "WeftCLITests",

@@ -1,0 +1,130 @@
+import Dispatch
+
+/// The one serial queue on which the live node hierarchy changes: Texture's main thread, without UIKit.
+///
+/// Threading contract:
+/// - Hierarchy mutation (subnodes, supernode, applying layouts, diffs and transitions) MUST run here; node
+///   methods that mutate check ``isCurrent`` and refuse with ``HierarchyError/offApplyQueue(operation:node:)``.
+/// - ``enqueue(_:)`` MAY be called from any thread. Everything queued when a turn starts runs in that turn,
+///   in order; work queued during a turn runs in the next one.
+/// - Layout work does not belong here: a turn only swaps finished results in.
+public final class ApplyQueue: @unchecked Sendable {
+    // @unchecked: mutable state lives in `state` (a Locked) and `group` (thread-safe).
+
+    /// The process-wide apply queue that nodes use.
+    public static let main = ApplyQueue(label: "weft.apply")
+
+    /// Timing of the turns run so far.
+    public struct Statistics: Sendable {
+        /// Turns run.
+        public var turns = 0
+        /// Batches run (a turn runs every batch queued when it started).
+        public var batches = 0
+        /// The longest turn, in seconds.
+        public var longest = 0.0
+        /// The total time spent in turns, in seconds.
+        public var total = 0.0
+        /// Durations of the most recent turns (up to 4,096), in seconds, oldest first.
+        public var recent: [Double] = []
+
+        /// The median of ``recent``, in seconds (0 before the first turn).
+        public var median: Double {
+            guard !recent.isEmpty else { return 0 }
+            let sorted = recent.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        }
+    }
+
+    private struct State {
+        var pending: [@Sendable () -> Void] = []
+        var turnScheduled = false
+        var statistics = Statistics()
+    }
+
+    private let queue: DispatchQueue
+    private let key = DispatchSpecificKey<UInt8>()
+    private let state = Locked(State())
+    /// Work in flight that will end in this queue: queued batches, and background layout that will queue one.
+    private let inFlight = DispatchGroup()
+
+    public init(label: String) {
+        queue = DispatchQueue(label: label, qos: .userInteractive)
+        queue.setSpecific(key: key, value: 1)
+    }
+
+    /// Whether the caller is running on this queue.
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
+
+    /// Queues `batch` to run in the next turn. MAY be called from any thread, including this queue.
+    public func enqueue(_ batch: @escaping @Sendable () -> Void) {
+        inFlight.enter()
+        let schedule = state.withLock { state -> Bool in
+            state.pending.append(batch)
+            if state.turnScheduled { return false }
+            state.turnScheduled = true
+            return true
+        }
+        if schedule {
+            queue.async { self.runTurn() }
+        }
+    }
+
+    private func runTurn() {
+        let batches = state.withLock { state -> [@Sendable () -> Void] in
+            state.turnScheduled = false
+            defer { state.pending.removeAll() }
+            return state.pending
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for batch in batches { batch() }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        state.withLock { state in
+            state.statistics.turns += 1
+            state.statistics.batches += batches.count
+            state.statistics.longest = max(state.statistics.longest, seconds)
+            state.statistics.total += seconds
+            if state.statistics.recent.count == 4096 { state.statistics.recent.removeFirst() }
+            state.statistics.recent.append(seconds)
+        }
+        for _ in batches { inFlight.leave() }
+    }
+
+    /// Batches queued and not yet run.
+    public var pendingBatches: Int { state.withLock { $0.pending.count } }
+
+    /// Timing of the turns so far.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Forgets the timing collected so far.
+    public func resetStatistics() {
+        state.withLock { $0.statistics = Statistics() }
+    }
+
+    /// Marks background work that will end by queueing a batch here (so that ``settle(timeout:)`` waits).
+    public func beginWork() {
+        inFlight.enter()
+    }
+
+    /// Ends work registered with ``beginWork()`` (after it queued its batch, or gave up).
+    public func endWork() {
+        inFlight.leave()
+    }
+
+    /// Waits until no background layout is in flight and every queued batch has run.
+    ///
+    /// MUST NOT be called on this queue (it would wait for itself): that is refused. Returns false if
+    /// `timeout` (seconds) passed first.
+    @discardableResult
+    public func settle(timeout: Double = 60) throws(HierarchyError) -> Bool {
+        if isCurrent { throw HierarchyError.onApplyQueue(operation: "settle") }
+        return inFlight.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// Runs `body` on this queue and waits for it: for tests, tools and start-up. Runs it in place when called
+    /// on this queue.
+    public func sync<T>(_ body: () throws -> T) rethrows -> T {
+        if isCurrent { return try body() }
+        return try queue.sync(execute: body)
+    }
+}

@@ -1,0 +1,229 @@
+import WeftLayout
+
+/// A layout pass over a node tree: every node's layout, subnodes and diff, computed off the apply queue and
+/// applied in one apply-queue turn.
+///
+/// ``compute(root:range:)`` MAY run on any thread: it lays the root out (hitting caches where it can), then
+/// walks the flattened layouts down the tree, computing each automatically managed node's new subnodes and
+/// the diff from its current ones. ``apply()`` MUST run on the apply queue: it drops the parts computed for
+/// an outdated version, checks that no node ends up in two places, then changes the hierarchy.
+public struct LayoutPass: Sendable {
+    struct Update: Sendable {
+        let node: Node
+        let version: UInt64
+        let layout: Layout
+        let entries: [FlatEntry]
+        let parent: Int
+        /// For automatically managed nodes: the subnodes the pass expected and the ones it produces.
+        let managed: Bool
+        let oldSubnodes: [Node]
+        let newSubnodes: [Node]
+        let diff: HierarchyDiff?
+    }
+
+    public let root: Node
+    public let range: SizeRange
+    let updates: [Update]
+
+    /// The root's layout.
+    public var rootLayout: Layout { updates[0].layout }
+
+    /// The diffs this pass will apply, per automatically managed node, root first.
+    public var diffs: [(node: Node, diff: HierarchyDiff)] {
+        updates.compactMap { update in update.diff.map { (update.node, $0) } }
+    }
+
+    /// Computes the pass for `root` laid out in `range`. MAY run on any thread.
+    public static func compute(root: Node, range: SizeRange) throws(HierarchyError) -> LayoutPass {
+        let rootLayout: Layout
+        let version: UInt64
+        do {
+            (rootLayout, version) = try root.layoutAndVersion(range)
+        } catch {
+            throw .layoutFailed(error)
+        }
+        var builder = Builder()
+        try builder.visit(root, rootLayout, version: version, parent: -1)
+        return LayoutPass(root: root, range: range, updates: builder.updates)
+    }
+
+    private struct Builder {
+        var updates: [Update] = []
+        /// Where each node was found so far in this pass, for the two-places error.
+        var seen: [ObjectIdentifier: String] = [:]
+
+        mutating func visit(_ node: Node, _ layout: Layout, version: UInt64, parent: Int) throws(HierarchyError) {
+            let entries = layout.flattened()
+            let here = updates.count
+            var children: [Node] = []
+            children.reserveCapacity(entries.count)
+            for entry in entries {
+                guard let child = entry.element as? Node else { continue }
+                let key = ObjectIdentifier(child)
+                if let first = seen[key] {
+                    let place = Self.place(of: child, in: node, layout)
+                    throw .nodeInTwoPlaces(node: child.displayName, first: first, second: place)
+                }
+                seen[key] = Self.place(of: child, in: node, layout)
+                children.append(child)
+            }
+            let managed = node.automaticallyManagesSubnodes
+            let old = managed ? node.subnodes : []
+            updates.append(Update(
+                node: node, version: version, layout: layout, entries: entries, parent: parent, managed: managed,
+                oldSubnodes: old, newSubnodes: managed ? children : [],
+                diff: managed ? HierarchyDiff(from: old, to: children) : nil))
+            for entry in entries {
+                guard let child = entry.element as? Node else { continue }
+                let childLayout: Layout
+                let childVersion: UInt64
+                do {
+                    (childLayout, childVersion) = try child.layoutAndVersion(forApplyingSize: entry.frame.size)
+                } catch {
+                    throw .layoutFailed(error)
+                }
+                try visit(child, childLayout, version: childVersion, parent: here)
+            }
+        }
+
+        /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]" (the first place if there are two).
+        static func place(of child: Node, in node: Node, _ layout: Layout) -> String {
+            let places = layout.flattenedWithPlaces().filter { $0.entry.element === child }.map(\.place)
+            return "the layout of \(node.displayName) at \(places.joined(separator: " and "))"
+        }
+    }
+
+    /// What applying a pass did.
+    public struct Result: Sendable {
+        /// Node updates skipped because the node changed (a newer version exists) since they were computed.
+        public var staleNodes = 0
+        /// Subnodes inserted, removed and moved.
+        public var insertions = 0
+        public var removals = 0
+        public var moves = 0
+        /// The root's size before and after, when the pass changed it (a cell tells its owner).
+        public var rootSizeChange: (old: Size, new: Size)?
+    }
+
+    /// Applies the pass. MUST run on the apply queue. On error nothing changes.
+    @discardableResult
+    public func apply() throws(HierarchyError) -> Result {
+        try apply(deferringRemovalsFor: nil)
+    }
+
+    /// Applies the pass, leaving the nodes that `transitioning`'s update removes in place (a transition removes
+    /// them when it completes). Returns the result and the root update's diff.
+    func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
+        try root.requireApplyQueue("applying a layout")
+        // 1. Parts computed for an outdated version are dropped, with everything below them.
+        var skip = [Bool](repeating: false, count: updates.count)
+        for (i, update) in updates.enumerated() {
+            skip[i] = (update.parent >= 0 && skip[update.parent]) || update.node.layoutVersion != update.version
+        }
+        // 2. The subnodes each managed node will have, and the diff from what it has now.
+        var plans: [(index: Int, diff: HierarchyDiff)] = []
+        var leaving = Set<ObjectIdentifier>()
+        for (i, update) in updates.enumerated() where !skip[i] && update.managed {
+            let current = update.node.subnodes
+            let diff = Self.sameNodes(current, update.oldSubnodes) ? (update.diff ?? HierarchyDiff(from: current, to: update.newSubnodes))
+                : HierarchyDiff(from: current, to: update.newSubnodes)
+            plans.append((i, diff))
+            for removal in diff.removals { leaving.insert(ObjectIdentifier(removal.node)) }
+        }
+        // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass.
+        for (i, diff) in plans {
+            let parent = updates[i].node
+            for insertion in diff.insertions {
+                if let other = insertion.node.supernode, other !== parent, !leaving.contains(ObjectIdentifier(insertion.node)) {
+                    throw .nodeInTwoPlaces(
+                        node: insertion.node.displayName, first: "a subnode of \(other.displayName)",
+                        second: Builder.place(of: insertion.node, in: parent, updates[i].layout))
+                }
+            }
+        }
+        // 4. Change the hierarchy: removals first, so that nodes can move between parents.
+        var result = Result()
+        result.staleNodes = skip.filter { $0 }.count
+        for (i, diff) in plans where updates[i].node !== transitioning {
+            for removal in diff.removals {
+                removal.node.withState { if $0.supernode === updates[i].node { $0.supernode = nil } }
+            }
+        }
+        for (i, diff) in plans {
+            let update = updates[i]
+            var subnodes = update.newSubnodes
+            if update.node === transitioning {
+                subnodes = diff.removals.map(\.node) + subnodes
+            }
+            update.node.withState {
+                $0.subnodes = subnodes
+                $0.lastDiff = diff
+            }
+            for insertion in diff.insertions {
+                insertion.node.withState { $0.supernode = update.node }
+            }
+            result.insertions += diff.insertions.count
+            result.removals += diff.removals.count
+            result.moves += diff.moves.count
+        }
+        let oldRootSize = skip[0] ? nil : root.appliedLayout?.size
+        // 5. Frames and applied layouts.
+        for (i, update) in updates.enumerated() where !skip[i] {
+            let node = update.node
+            for entry in update.entries {
+                guard let child = entry.element as? Node else { continue }
+                child.withState { state in
+                    if state.supernode === node { state.frame = entry.frame }
+                }
+            }
+            node.withState {
+                $0.appliedLayout = update.layout
+                $0.appliedVersion = update.version
+                $0.frame.size = update.layout.size
+                $0.lastError = nil
+            }
+        }
+        if let old = oldRootSize, old != updates[0].layout.size {
+            result.rootSizeChange = (old, updates[0].layout.size)
+        }
+        let statistics = NodeStatistics.shared
+        statistics.bump(statistics.insertions, by: result.insertions)
+        statistics.bump(statistics.removals, by: result.removals)
+        statistics.bump(statistics.moves, by: result.moves)
+        statistics.bump(statistics.staleDrops, by: result.staleNodes)
+        statistics.bump(statistics.appliedPasses)
+        return result
+    }
+
+    static func sameNodes(_ a: [Node], _ b: [Node]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0 === $1 }
+    }
+}
+
+extension Node {
+    /// The node's layout for `range` with the version it was computed for.
+    func layoutAndVersion(_ range: SizeRange) throws(LayoutError) -> (Layout, UInt64) {
+        if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
+        var builder = LayoutBuilder(scale: Node.screenScale)
+        let entry: LayoutCache.Entry
+        do {
+            entry = try cachedOrComputedLayout(range, parentSize: range.max, in: &builder)
+        } catch {
+            throw error.within("root")
+        }
+        if let layout = entry.layout { return (layout, entry.version) }
+        builder.reset()
+        return (builder.finish(builder.leaf(self, size: entry.size)), entry.version)
+    }
+
+    /// The layout to apply when a parent placed this node at `size`, with its version.
+    func layoutAndVersion(forApplyingSize size: Size) throws(LayoutError) -> (Layout, UInt64) {
+        let scale = Node.screenScale
+        if let entry = withState({ $0.cache.lookup(size: size, scale: scale, version: $0.version) }) {
+            if let layout = entry.layout { return (layout, entry.version) }
+            var builder = LayoutBuilder(scale: scale)
+            return (builder.finish(builder.leaf(self, size: entry.size)), entry.version)
+        }
+        return try layoutAndVersion(SizeRange(exactly: size))
+    }
+}

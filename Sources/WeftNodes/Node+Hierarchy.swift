@@ -1,0 +1,80 @@
+import WeftLayout
+
+extension Node {
+    /// The node's subnodes, back to front (later subnodes are drawn above earlier ones). MAY be read anywhere.
+    public var subnodes: [Node] { withState { $0.subnodes } }
+
+    /// The node this node is a subnode of. MAY be read anywhere.
+    public var supernode: Node? { withState { $0.supernode } }
+
+    /// The node's frame in its supernode's coordinates, as last applied.
+    public var frame: Rect { withState { $0.frame } }
+
+    /// The node's own layout as last applied on the apply queue.
+    public var appliedLayout: Layout? { withState { $0.appliedLayout } }
+
+    /// The hierarchy diff applied to this node's subnodes by the last layout pass that changed them
+    /// (automatically managed nodes only).
+    public var lastAppliedDiff: HierarchyDiff? { withState { $0.lastDiff } }
+
+    /// Adds `node` as the frontmost subnode. MUST run on the apply queue; refused for automatically managed
+    /// nodes, for a node that would become its own ancestor, and for a node managed by another parent's layout.
+    public func addSubnode(_ node: Node) throws(HierarchyError) {
+        try insertSubnode(node, at: subnodes.count, operation: "addSubnode")
+    }
+
+    /// Inserts `node` among the subnodes at `index` (0 is the back). Same rules as ``addSubnode(_:)``. A node
+    /// that already has a supernode is moved here.
+    public func insertSubnode(_ node: Node, at index: Int) throws(HierarchyError) {
+        try insertSubnode(node, at: index, operation: "insertSubnode")
+    }
+
+    private func insertSubnode(_ node: Node, at index: Int, operation: String) throws(HierarchyError) {
+        try requireApplyQueue(operation)
+        if automaticallyManagesSubnodes {
+            throw .automaticallyManaged(operation: operation, node: displayName)
+        }
+        var ancestor: Node? = self
+        while let current = ancestor {
+            if current === node { throw .cycle(node: node.displayName, into: displayName) }
+            ancestor = current.supernode
+        }
+        if let old = node.supernode, old !== self, old.automaticallyManagesSubnodes {
+            throw .nodeInTwoPlaces(
+                node: node.displayName, first: "a subnode of \(old.displayName) (managed by its layout)",
+                second: "the subnodes of \(displayName)")
+        }
+        let count = subnodes.count - (node.supernode === self ? 1 : 0)
+        guard index >= 0 && index <= count else {
+            throw .indexOutOfRange(index: index, count: count, node: displayName)
+        }
+        if let old = node.supernode {
+            old.withState { $0.subnodes.removeAll { $0 === node } }
+        }
+        withState { $0.subnodes.insert(node, at: index) }
+        node.withState { $0.supernode = self }
+    }
+
+    /// Removes the node from its supernode. MUST run on the apply queue; refused when the supernode manages
+    /// its subnodes automatically (its layout decides).
+    public func removeFromSupernode() throws(HierarchyError) {
+        try requireApplyQueue("removeFromSupernode")
+        guard let parent = supernode else { return }
+        if parent.automaticallyManagesSubnodes {
+            throw .automaticallyManaged(operation: "removeFromSupernode", node: "\(displayName) (a subnode of \(parent.displayName))")
+        }
+        parent.withState { $0.subnodes.removeAll { $0 === self } }
+        withState { $0.supernode = nil }
+    }
+
+    func requireApplyQueue(_ operation: String) throws(HierarchyError) {
+        guard ApplyQueue.main.isCurrent else {
+            throw .offApplyQueue(operation: operation, node: displayName)
+        }
+    }
+
+    /// The nodes of the subtree below this node (not including it), depth first.
+    public var allSubnodes: [Node] {
+        subnodes.flatMap { [$0] + $0.allSubnodes }
+    }
+}

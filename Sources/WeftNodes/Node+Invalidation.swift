@@ -1,0 +1,100 @@
+import Dispatch
+import WeftLayout
+
+extension Node {
+    /// The size range this node is laid out in when it is the root of a hierarchy (a root node's bounds, a
+    /// cell's width and unbounded height). Setting it (from any thread) schedules a layout pass.
+    public var constrainedRange: SizeRange? {
+        get { withState { $0.constrainedRange } }
+        set {
+            withState { $0.constrainedRange = newValue }
+            setNeedsLayout()
+        }
+    }
+
+    /// Sets the range without scheduling a pass (for owners such as a feed that run the pass themselves).
+    public func setConstrainedRangeQuietly(_ range: SizeRange?) {
+        withState { $0.constrainedRange = range }
+    }
+
+    /// Marks the node's layout as outdated: bumps the version of the node and of each ancestor (their cached
+    /// layouts no longer answer), then schedules a layout pass of the root on a background queue, applied on
+    /// the apply queue. MAY be called from any thread; calls that come before the pass starts share it.
+    ///
+    /// The pass runs only for a root that has a ``constrainedRange``. Layouts computed before this call are
+    /// never applied over the newer one.
+    public func setNeedsLayout() {
+        var root = self
+        var current: Node? = self
+        while let node = current {
+            node.invalidateLayout()
+            root = node
+            current = node.supernode
+        }
+        root.scheduleLayoutPass()
+    }
+
+    /// Bumps the version and drops cached layouts.
+    func invalidateLayout() {
+        withState { state in
+            state.version &+= 1
+            state.cache.removeAll()
+        }
+    }
+
+    /// Schedules a background layout pass of this node as a root, unless one is already scheduled.
+    func scheduleLayoutPass() {
+        let range = withState { state -> SizeRange? in
+            guard let range = state.constrainedRange, !state.relayoutScheduled else { return nil }
+            state.relayoutScheduled = true
+            return range
+        }
+        guard range != nil else { return }
+        let queue = ApplyQueue.main
+        queue.beginWork()
+        DispatchQueue.global(qos: .userInitiated).async {
+            // From here on, a new setNeedsLayout schedules another pass.
+            let range = self.withState { state -> SizeRange? in
+                state.relayoutScheduled = false
+                return state.constrainedRange
+            }
+            if let range {
+                do {
+                    let pass = try LayoutPass.compute(root: self, range: range)
+                    queue.enqueue { self.applyPass(pass) }
+                } catch {
+                    queue.enqueue { self.didFailLayout(error) }
+                }
+            }
+            queue.endWork()
+        }
+    }
+
+    /// Applies a pass computed for this node as a root, reporting failure to ``didFailLayout(_:)`` and a size
+    /// change to a cell's owner. MUST run on the apply queue.
+    func applyPass(_ pass: LayoutPass) {
+        do {
+            let result = try pass.apply()
+            if let change = result.rootSizeChange {
+                didChangeSize(from: change.old, to: change.new)
+            }
+        } catch {
+            didFailLayout(error)
+        }
+    }
+
+    /// Computes and applies a pending layout pass now, on the apply queue: when this node's hierarchy root has
+    /// a ``constrainedRange`` and its applied layout is older than its version. MUST run on the apply queue.
+    public func layoutIfNeeded() throws(HierarchyError) {
+        try requireApplyQueue("layoutIfNeeded")
+        var root = self
+        while let parent = root.supernode { root = parent }
+        let (range, needed) = root.withState { ($0.constrainedRange, $0.appliedVersion != $0.version) }
+        guard let range, needed else { return }
+        let pass = try LayoutPass.compute(root: root, range: range)
+        let result = try pass.apply()
+        if let change = result.rootSizeChange {
+            root.didChangeSize(from: change.old, to: change.new)
+        }
+    }
+}

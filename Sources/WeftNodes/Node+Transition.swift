@@ -1,0 +1,109 @@
+import Dispatch
+import WeftLayout
+
+/// How a layout transition ended.
+public enum TransitionOutcome: Sendable, Equatable {
+    /// The new layout was applied and the transition completed (`didComplete` as the animation reported).
+    case completed(didComplete: Bool)
+    /// A newer transition started before this one finished measuring; its layout was never applied.
+    case cancelled
+    /// The new layout could not be computed or applied; the previous one stays.
+    case failed(HierarchyError)
+}
+
+extension Node {
+    /// Transitions to a new layout for the node's ``constrainedRange`` (or the range of its applied layout).
+    ///
+    /// The node's layout is invalidated, measured (on a background queue when `measureAsync`, else on the
+    /// calling thread) and applied on the apply queue: inserted subnodes are added, ``animateLayoutTransition(_:)``
+    /// runs, and on completion ``didCompleteLayoutTransition(_:)`` removes the dropped subnodes. A newer
+    /// transition that starts while this one is still measuring supersedes it: this one ends `.cancelled` and
+    /// only the newest layout is applied. MAY be called from any thread.
+    public func transitionLayout(
+        animated: Bool = true, measureAsync: Bool = true, duration: Double = 0.2,
+        completion: (@Sendable (TransitionOutcome) -> Void)? = nil
+    ) {
+        let range = withState { $0.constrainedRange }
+            ?? appliedLayout.map { SizeRange(exactly: $0.size) }
+        guard let range else {
+            completion?(.failed(.layoutFailed(LayoutError("the node has no constrainedRange and no applied layout to transition from"))))
+            return
+        }
+        transitionLayout(to: range, animated: animated, measureAsync: measureAsync, duration: duration, completion: completion)
+    }
+
+    /// Transitions to a new layout for `range`. Same rules as ``transitionLayout(animated:measureAsync:duration:completion:)``.
+    public func transitionLayout(
+        to range: SizeRange, animated: Bool = true, measureAsync: Bool = true, duration: Double = 0.2,
+        completion: (@Sendable (TransitionOutcome) -> Void)? = nil
+    ) {
+        let id = withState { state -> UInt64 in
+            state.transition &+= 1
+            state.version &+= 1
+            state.cache.removeAll()
+            return state.transition
+        }
+        let queue = ApplyQueue.main
+        queue.beginWork()
+        let measure: @Sendable () -> Void = {
+            defer { queue.endWork() }
+            guard self.withState({ $0.transition }) == id else {
+                completion?(.cancelled)
+                return
+            }
+            let pass: LayoutPass
+            do throws(HierarchyError) {
+                pass = try LayoutPass.compute(root: self, range: range)
+            } catch {
+                queue.enqueue { completion?(.failed(error)) }
+                return
+            }
+            queue.enqueue {
+                self.startTransition(pass, id: id, animated: animated, duration: duration, completion: completion)
+            }
+        }
+        if measureAsync {
+            DispatchQueue.global(qos: .userInitiated).async(execute: measure)
+        } else {
+            measure()
+        }
+    }
+
+    private func startTransition(
+        _ pass: LayoutPass, id: UInt64, animated: Bool, duration: Double,
+        completion: (@Sendable (TransitionOutcome) -> Void)?
+    ) {
+        guard withState({ $0.transition }) == id else {
+            completion?(.cancelled)
+            return
+        }
+        let from = appliedLayout
+        let diff = pass.diffs.first { $0.node === self }?.diff ?? HierarchyDiff(from: subnodes, to: subnodes)
+        do {
+            _ = try pass.apply(deferringRemovalsFor: self)
+        } catch {
+            didFailLayout(error)
+            completion?(.failed(error))
+            return
+        }
+        let context = TransitionContext(
+            node: self, fromLayout: from, toLayout: pass.rootLayout, diff: lastAppliedDiff ?? diff,
+            isAnimated: animated, duration: duration
+        ) { context, didComplete in
+            context.node.didCompleteLayoutTransition(context)
+            completion?(.completed(didComplete: didComplete))
+        }
+        animateLayoutTransition(context)
+    }
+
+    /// Takes the subnodes a transition dropped out of the hierarchy (what the default
+    /// ``didCompleteLayoutTransition(_:)`` does).
+    public func finishTransitionRemovals(_ context: TransitionContext) {
+        guard ApplyQueue.main.isCurrent else { return }
+        let removed = Set(context.removedSubnodes.map(ObjectIdentifier.init))
+        withState { $0.subnodes.removeAll { removed.contains(ObjectIdentifier($0)) } }
+        for node in context.removedSubnodes {
+            node.withState { if $0.supernode === self { $0.supernode = nil } }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Synchronization
+import WeftLayout
+
+/// Returns a node's layout spec for a size range (Texture's `layoutSpecBlock`).
+public typealias LayoutSpecBlock = @Sendable (Node, SizeRange) -> any LayoutElement
+
+/// A node: an element with identity, a cached layout, and a place in a hierarchy of subnodes.
+///
+/// Subclass it and override ``layoutSpecThatFits(_:)`` (or give it a ``layoutSpecBlock``) to compose other
+/// elements; override ``calculateSizeThatFits(_:)`` to measure a leaf. With
+/// ``automaticallyManagesSubnodes``, the node's subnodes are exactly the nodes of its flattened layout.
+///
+/// Threading contract:
+/// - Layout calculation (``layoutThatFits(_:)``, and a parent's layout that includes this node) MAY run on
+///   any thread, concurrently, for any nodes.
+/// - ``setNeedsLayout()`` and property setters MAY be called from any thread.
+/// - Hierarchy mutation (``addSubnode(_:)``, ``insertSubnode(_:at:)``, ``removeFromSupernode()``, applying
+///   layouts and transitions) MUST run on ``ApplyQueue/main``; elsewhere it is refused with
+///   ``HierarchyError/offApplyQueue(operation:node:)``. Reading the hierarchy MAY happen anywhere.
+/// - No lock is held while user code (``layoutSpecThatFits(_:)``, ``calculateSizeThatFits(_:)``), another node
+///   or the layout algorithm runs: each node's state sits behind one lock, touched in short sections only.
+open class Node: LayoutElement, @unchecked Sendable {
+    // @unchecked: all mutable state is in `state`, accessed only while holding `lock`.
+
+    struct State {
+        var style = LayoutStyle()
+        var identifier: String?
+        var automaticallyManagesSubnodes = false
+        var layoutSpecBlock: LayoutSpecBlock?
+        var version: UInt64 = 1
+        var cache = LayoutCache()
+        var constrainedRange: SizeRange?
+        var relayoutScheduled = false
+        var transition: UInt64 = 0
+        var subnodes: [Node] = []
+        weak var supernode: Node?
+        var frame = Rect(x: 0, y: 0, width: 0, height: 0)
+        var appliedLayout: Layout?
+        var appliedVersion: UInt64 = 0
+        var lastDiff: HierarchyDiff?
+        var lastError: (any Error & Sendable)?
+    }
+
+    let lock = Lock()
+    var state = State()
+
+    public init() {}
+
+    /// A node with an identifier, a style and, optionally, a layout spec block.
+    public convenience init(identifier: String?, style: LayoutStyle = LayoutStyle(), layoutSpec: LayoutSpecBlock? = nil) {
+        self.init()
+        state.identifier = identifier
+        state.style = style
+        state.layoutSpecBlock = layoutSpec
+    }
+
+    @inline(__always)
+    func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&state) }
+    }
+
+    // MARK: Properties
+
+    /// How the node asks its parent to size and place it. Setting it does not invalidate the layout (as in
+    /// Texture, specs often set a child's style while building): call ``setNeedsLayout()`` when it matters.
+    public var style: LayoutStyle {
+        get { withState { $0.style } }
+        set { withState { $0.style = newValue } }
+    }
+
+    /// Changes the style in place.
+    public func updateStyle(_ change: (inout LayoutStyle) -> Void) {
+        var style = self.style
+        change(&style)
+        self.style = style
+    }
+
+    /// A name for debugging output and error messages.
+    public var identifier: String? {
+        get { withState { $0.identifier } }
+        set { withState { $0.identifier = newValue } }
+    }
+
+    /// Whether the node's subnodes come from its layout: exactly the nodes of its flattened layout, in layout
+    /// order. Such a node refuses ``addSubnode(_:)`` and friends.
+    public var automaticallyManagesSubnodes: Bool {
+        get { withState { $0.automaticallyManagesSubnodes } }
+        set { withState { $0.automaticallyManagesSubnodes = newValue } }
+    }
+
+    /// A block that returns the layout spec, used by the default ``layoutSpecThatFits(_:)``.
+    public var layoutSpecBlock: LayoutSpecBlock? {
+        get { withState { $0.layoutSpecBlock } }
+        set { withState { $0.layoutSpecBlock = newValue } }
+    }
+
+    /// The layout version: bumped by every ``setNeedsLayout()``. A layout computed for an older version is
+    /// never applied.
+    public var layoutVersion: UInt64 { withState { $0.version } }
+
+    /// The pixel scale nodes lay out for (default 2). Set it once, before laying anything out.
+    public static var screenScale: Double {
+        get { Double(bitPattern: scaleBits.load(ordering: .relaxed)) }
+        set { scaleBits.store(newValue.bitPattern, ordering: .relaxed) }
+    }
+
+    private static let scaleBits = Atomic<UInt64>(2.0.bitPattern)
+
+    // MARK: LayoutElement
+
+    open var kindName: String { String(describing: type(of: self)) }
+
+    public final var isNode: Bool { true }
+
+    public func placeOfSublayout(_ index: Int) -> String { "layoutSpec" }
+
+    open var baselineAscender: Double { style.ascender }
+
+    open var baselineDescender: Double { style.descender }
+
+    // MARK: Overridable layout
+
+    /// The node's layout spec for `range` (already narrowed by the node's style), or nil for a leaf.
+    ///
+    /// The default returns ``layoutSpecBlock``'s spec, or nil. Called without any lock held, on whatever
+    /// thread computes the layout; it MAY run on several threads at once, so it must only read state that is
+    /// safe to read concurrently.
+    open func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+        guard let block = layoutSpecBlock else { return nil }
+        return block(self, range)
+    }
+
+    /// A leaf's size for `constrainedSize` (the max of its range; dimensions may be infinite).
+    ///
+    /// The default, like Texture's, is `constrainedSize` when both dimensions are finite and zero otherwise.
+    /// The result is clamped into the range. Same threading rules as ``layoutSpecThatFits(_:)``.
+    open func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
+        constrainedSize.width.isFinite && constrainedSize.height.isFinite ? constrainedSize : .zero
+    }
+
+    /// Called on the apply queue when a layout pass for this node failed (the previous layout stays applied).
+    /// The default keeps the error in ``lastLayoutError``.
+    open func didFailLayout(_ error: any Error & Sendable) {
+        withState { $0.lastError = error }
+    }
+
+    /// Called on the apply queue after a layout pass of this node as a root changed its size. The default does
+    /// nothing; ``CellNode`` tells its owner.
+    open func didChangeSize(from oldSize: Size, to newSize: Size) {}
+
+    // MARK: Overridable transitions
+
+    /// Animates a layout transition; call `context.completeTransition(_:)` when done. Runs on the apply queue,
+    /// after inserted subnodes were added and before removed ones are taken away.
+    ///
+    /// The default records each subnode's final frame (no animation to run here) and completes at once.
+    open func animateLayoutTransition(_ context: TransitionContext) {
+        for node in context.insertedSubnodes + context.movedOrKeptSubnodes {
+            if let frame = context.finalFrame(for: node) { context.recordFrame(frame, for: node) }
+        }
+        context.completeTransition(true)
+    }
+
+    /// Called on the apply queue when a transition completes. The default removes the subnodes the new layout
+    /// no longer holds (they stayed during the animation).
+    open func didCompleteLayoutTransition(_ context: TransitionContext) {
+        finishTransitionRemovals(context)
+    }
+
+    /// The error of the last failed layout pass, if the last pass failed.
+    public var lastLayoutError: (any Error & Sendable)? { withState { $0.lastError } }
+}
