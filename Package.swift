@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "WeftLayout", targets: ["WeftLayout"]),
         .library(name: "WeftNodes", targets: ["WeftNodes"]),
+        .library(name: "WeftSamples", targets: ["WeftSamples"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
     dependencies: [
@@ -14,10 +15,13 @@ let package = Package(
     targets: [
         .target(name: "WeftLayout"),
         .target(name: "WeftNodes", dependencies: ["WeftLayout"]),
+        .target(name: "WeftSamples", dependencies: ["WeftNodes"]),
         .executableTarget(
             name: "weft",
             dependencies: [
                 "WeftLayout",
+                "WeftNodes",
+                "WeftSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -28,7 +32,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftNodesTests",
-            dependencies: ["WeftNodes"]
+            dependencies: ["WeftNodes", "WeftSamples"]
         ),
         .testTarget(
             name: "WeftCLITests",

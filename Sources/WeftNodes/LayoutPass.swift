@@ -49,8 +49,9 @@ public struct LayoutPass: Sendable {
 
     private struct Builder {
         var updates: [Update] = []
-        /// Where each node was found so far in this pass, for the two-places error.
-        var seen: [ObjectIdentifier: String] = [:]
+        /// Where each node was found so far in this pass (its parent and the parent's layout), for the
+        /// two-places error; the places are spelled out only when that error happens.
+        var seen: [ObjectIdentifier: (parent: Node, layout: Layout)] = [:]
 
         mutating func visit(_ node: Node, _ layout: Layout, version: UInt64, parent: Int) throws(HierarchyError) {
             let entries = layout.flattened()
@@ -61,10 +62,11 @@ public struct LayoutPass: Sendable {
                 guard let child = entry.element as? Node else { continue }
                 let key = ObjectIdentifier(child)
                 if let first = seen[key] {
-                    let place = Self.place(of: child, in: node, layout)
-                    throw .nodeInTwoPlaces(node: child.displayName, first: first, second: place)
+                    let firstPlace = Self.place(of: child, in: first.parent, first.layout, occurrence: 0)
+                    let secondPlace = Self.place(of: child, in: node, layout, occurrence: first.parent === node ? 1 : 0)
+                    throw .nodeInTwoPlaces(node: child.displayName, first: firstPlace, second: secondPlace)
                 }
-                seen[key] = Self.place(of: child, in: node, layout)
+                seen[key] = (node, layout)
                 children.append(child)
             }
             let managed = node.automaticallyManagesSubnodes
@@ -86,10 +88,12 @@ public struct LayoutPass: Sendable {
             }
         }
 
-        /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]" (the first place if there are two).
-        static func place(of child: Node, in node: Node, _ layout: Layout) -> String {
+        /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]": where `child` occurs in `layout` (the
+        /// first or a later occurrence).
+        static func place(of child: Node, in node: Node, _ layout: Layout, occurrence: Int = 0) -> String {
             let places = layout.flattenedWithPlaces().filter { $0.entry.element === child }.map(\.place)
-            return "the layout of \(node.displayName) at \(places.joined(separator: " and "))"
+            let place = occurrence < places.count ? places[occurrence] : places.last ?? "?"
+            return "the layout of \(node.displayName) at \(place)"
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WeftLayout
+import WeftNodes
 
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +47,7 @@ struct LayoutCommand: ParsableCommand {
             }
             let text = try readDocument(file)
             do throws(LayoutError) {
-                let document = try LayoutDecoder().decode(text)
+                let document = try LayoutDecoder.withNodes().decode(text)
                 let layout = try Layout.compute(document.root, in: range, scale: scaleValue)
                 print(outputFormat.render(layout), terminator: "")
             } catch {

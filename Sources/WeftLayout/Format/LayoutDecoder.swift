@@ -7,6 +7,20 @@ public struct LayoutDocument: Sendable {
     public let elementCount: Int
 }
 
+/// Reads one kind of leaf element from its JSON members (the common ones, `type`, `id` and `style`, are
+/// already read into `common`; ask `members` for the rest, unknown ones are refused afterwards).
+public protocol LeafDecoder: Sendable {
+    func decode(_ members: inout MemberReader, _ common: ElementCommon) throws(LayoutError) -> any LayoutElement
+}
+
+/// Reads a `box`: an optional `size`.
+struct BoxDecoder: LeafDecoder {
+    func decode(_ members: inout MemberReader, _ common: ElementCommon) throws(LayoutError) -> any LayoutElement {
+        let size = try members.pair("size", nonNegative: true).map { Size(width: $0.0, height: $0.1) }
+        return Box(size: size, style: common.style, identifier: common.identifier)
+    }
+}
+
 /// The parts every element of the JSON format may carry.
 public struct ElementCommon: Sendable {
     public var style: LayoutStyle
@@ -19,8 +33,6 @@ public struct ElementCommon: Sendable {
 /// Leaf types are pluggable: the built-in `box`, and any added to ``leafDecoders`` (the node layer adds
 /// `text` and `image`).
 public struct LayoutDecoder: Sendable {
-    /// Reads one leaf element: its members (the common ones, `type`, `id` and `style`, are already read).
-    public typealias LeafDecoder = @Sendable (inout MemberReader, ElementCommon) throws(LayoutError) -> any LayoutElement
 
     /// Bounds on the size of a document, so that hostile input cannot exhaust memory or stack.
     public struct Limits: Sendable {
@@ -35,17 +47,12 @@ public struct LayoutDecoder: Sendable {
         }
     }
 
-    public var leafDecoders: [String: LeafDecoder]
+    public var leafDecoders: [String: any LeafDecoder]
     public var limits: Limits
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
-        leafDecoders = [
-            "box": { (members: inout MemberReader, common: ElementCommon) throws(LayoutError) -> any LayoutElement in
-                let size = try members.pair("size", nonNegative: true).map { Size(width: $0.0, height: $0.1) }
-                return Box(size: size, style: common.style, identifier: common.identifier)
-            },
-        ]
+        leafDecoders = ["box": BoxDecoder()]
     }
 
     static let specTypes = [
@@ -99,7 +106,7 @@ public struct LayoutDecoder: Sendable {
         }
         let element: any LayoutElement
         if let leaf = leafDecoders[type] {
-            element = try leaf(&members, common)
+            element = try leaf.decode(&members, common)
         } else if Self.specTypes.contains(type) {
             element = try spec(type, &members, common, depth: depth, state: &state)
         } else {

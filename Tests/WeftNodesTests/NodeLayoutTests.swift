@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import WeftLayout
+@testable import WeftNodes
+
+@Suite("Node layout and caches")
+struct NodeLayoutTests {
+    @Test("A leaf is measured against its range's max and clamped into the range")
+    func leafMeasurement() throws {
+        let leaf = CountingLeaf("leaf", size: Size(500, 20))
+        let layout = try leaf.layoutThatFits(SizeRange(min: Size(10, 30), max: Size(300, 100)))
+        // 500 is clamped down to the max width 300; 20 up to the min height 30.
+        #expect(layout.size == Size(300, 30))
+        #expect(leaf.measurements == 1)
+        // A plain node measures as its range's max when finite (Texture's default), else zero.
+        #expect(try Node().layoutThatFits(SizeRange(min: .zero, max: Size(40, 50))).size == Size(40, 50))
+        #expect(try Node().layoutThatFits(SizeRange(min: Size(5, 5), max: Size(40, .infinity))).size == Size(5, 5))
+    }
+
+    @Test("A node's layout is its spec's, with the node at the root")
+    func specLayout() throws {
+        let a = CountingLeaf("a", size: Size(40, 10))
+        let b = CountingLeaf("b", size: Size(60, 30))
+        let node = ComposedNode("row") { _ in StackSpec.horizontal(spacing: 5, alignItems: .end, children: [a, b]) }
+        let layout = try node.layoutThatFits(SizeRange(min: .zero, max: Size(200, 200)))
+        #expect(layout.element === node)
+        #expect(layout.size == Size(105, 30))
+        let flat = layout.flattened()
+        #expect(flat.map { $0.element === a || $0.element === b } == [true, true])
+        // alignItems end: a sits at 30 - 10 = 20; b after 40 + 5.
+        #expect(flat[0].frame == Rect(x: 0, y: 20, width: 40, height: 10))
+        #expect(flat[1].frame == Rect(x: 45, y: 0, width: 60, height: 30))
+    }
+
+    @Test("Layouts are cached per size range and version")
+    func caching() throws {
+        let leaf = CountingLeaf("leaf", size: Size(10, 10))
+        let node = ComposedNode("box") { _ in InsetSpec(insets: EdgeInsets(all: 2), child: leaf) }
+        let narrow = SizeRange(min: .zero, max: Size(100, 100))
+        let wide = SizeRange(min: .zero, max: Size(200, 100))
+        _ = try node.layoutThatFits(narrow)
+        _ = try node.layoutThatFits(narrow)
+        #expect(node.specCalls == 1)
+        #expect(leaf.measurements == 1)
+        _ = try node.layoutThatFits(wide)
+        #expect(node.specCalls == 2)
+        #expect(leaf.measurements == 2)
+        _ = try node.layoutThatFits(narrow)
+        #expect(node.specCalls == 2, "the first range is still cached")
+        node.invalidateLayout()
+        _ = try node.layoutThatFits(narrow)
+        #expect(node.specCalls == 3, "a new version recomputes")
+        #expect(leaf.measurements == 2, "the unchanged leaf answers from its cache")
+    }
+
+    @Test("setNeedsLayout invalidates the node and its ancestors, not its siblings")
+    func invalidation() throws {
+        let changing = CountingLeaf("changing", size: Size(10, 10))
+        let steady = CountingLeaf("steady", size: Size(10, 10))
+        let root = ComposedNode("root") { _ in StackSpec.vertical(children: [changing, steady]) }
+        try onApplyQueue {
+            root.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(100, 100)))
+            root.withState { $0.relayoutScheduled = true }  // keep this test's passes explicit
+            try root.layoutIfNeeded()
+        }
+        #expect(names(root.subnodes) == ["changing", "steady"])
+        let rootVersion = root.layoutVersion
+        let steadyVersion = steady.layoutVersion
+        changing.size = Size(10, 30)
+        changing.setNeedsLayout()
+        #expect(root.layoutVersion == rootVersion + 1)
+        #expect(steady.layoutVersion == steadyVersion)
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(changing.measurements == 2)
+        #expect(steady.measurements == 1, "an unchanged subtree is not measured again")
+        // The line is as wide as its widest child (10): the stretch has nothing to add.
+        #expect(steady.frame == Rect(x: 0, y: 30, width: 10, height: 10))
+        root.withState { $0.relayoutScheduled = false }
+    }
+
+    @Test("A node whose spec contains itself is a cycle error")
+    func cycle() throws {
+        let node = ComposedNode("loop") { _ in Spacer() }
+        node.setBuild { [unowned node] _ in InsetSpec(insets: .zero, child: node) }
+        #expect(throws: LayoutError.self) { try node.layoutThatFits(.unconstrained) }
+        do {
+            _ = try node.layoutThatFits(.unconstrained)
+        } catch {
+            #expect(error.reason == "cycle: ComposedNode \"loop\" contains itself (ComposedNode \"loop\" > ComposedNode \"loop\")")
+            #expect(error.path == "root.layoutSpec.child")
+        }
+        // Indirect: a contains b, b contains a.
+        let a = ComposedNode("a") { _ in Spacer() }
+        let b = ComposedNode("b") { _ in Spacer() }
+        a.setBuild { [unowned b] _ in WrapperSpec(b) }
+        b.setBuild { [unowned a] _ in WrapperSpec(a) }
+        do {
+            _ = try a.layoutThatFits(.unconstrained)
+            Issue.record("a cycle through two nodes was laid out")
+        } catch {
+            #expect(error.reason.hasPrefix("cycle: ComposedNode \"a\" contains itself"))
+        }
+    }
+
+    @Test("Bad values in a node's spec are refused with their path")
+    func badSpec() {
+        let node = ComposedNode("bad") { _ in RatioSpec(ratio: 0, child: Box()) }
+        #expect(throws: LayoutError("expected a ratio > 0, got 0", path: "root.layoutSpec.ratio")) {
+            try node.layoutThatFits(.unconstrained)
+        }
+        #expect(throws: LayoutError("min.width is NaN", path: "sizeRange")) {
+            try node.layoutThatFits(SizeRange(min: Size(.nan, 0), max: Size(1, 1)))
+        }
+    }
+
+    @Test("Text wraps at word boundaries, honours the line limit, and reports its baselines")
+    func text() throws {
+        let measurer = SimpleTextMeasurer()
+        // "ab cd" at 10pt: a, b, c, d are 0.5 em = 5 each, the space 0.25 em = 2.5.
+        let oneLine = measurer.measure("ab cd", attributes: TextAttributes(fontSize: 10), width: 100)
+        #expect(oneLine.lines == ["ab cd"])
+        #expect(oneLine.size == Size(22.5, 12.5))
+        // 15 points wide: "ab" (10) fits, "ab cd" (22.5) does not.
+        let wrapped = measurer.measure("ab cd", attributes: TextAttributes(fontSize: 10), width: 15)
+        #expect(wrapped.lines == ["ab", "cd"])
+        #expect(wrapped.size == Size(10, 25))
+        // Three lines cut to two: the second line keeps what fits beside the 5-point token in 15 points.
+        let cut = measurer.measure("ab cd ef", attributes: TextAttributes(fontSize: 10, maximumNumberOfLines: 2), width: 15)
+        #expect(cut.lines == ["ab", "cd\u{2026}"])
+        #expect(cut.isTruncated)
+        // A word wider than the line is broken between characters.
+        #expect(measurer.measure("abcdef", attributes: TextAttributes(fontSize: 10), width: 12).lines == ["ab", "cd", "ef"])
+        // Line height 20 with a 10-point font: half-leading 5, ascender 8 + 5, descender -(2 + 5).
+        let metrics = measurer.lineMetrics(TextAttributes(fontSize: 10, lineHeight: 20))
+        #expect(metrics.ascender == 13)
+        #expect(metrics.descender == -7)
+        let node = TextNode(text: "ab cd", attributes: TextAttributes(fontSize: 10, lineHeight: 20))
+        #expect(node.style.ascender == 13)
+        #expect(try node.layoutThatFits(SizeRange(min: .zero, max: Size(15, 100))).size == Size(10, 40))
+    }
+
+    @Test("Text and image leaves in the JSON format")
+    func jsonLeaves() throws {
+        let document = try LayoutDecoder.withNodes().decode("""
+        {"type": "stack", "alignItems": "baselineFirst", "children": [
+          {"type": "text", "id": "t", "text": "ab", "fontSize": 10, "lineHeight": 20},
+          {"type": "image", "id": "i", "size": [8, 8], "style": {"ascender": 8}}
+        ]}
+        """)
+        let layout = try Layout.compute(document.root, in: SizeRange(min: .zero, max: Size(100, 100)))
+        let frames = Dictionary(uniqueKeysWithValues: layout.allFrames().compactMap { e in e.element.identifier.map { ($0, e.frame) } })
+        // Baseline 13 (the text's ascender): the image (ascender 8) sits at 13 - 8 = 5.
+        #expect(frames["t"] == Rect(x: 0, y: 0, width: 10, height: 20))
+        #expect(frames["i"] == Rect(x: 10, y: 5, width: 8, height: 8))
+        let bad = #"{"type": "text", "text": "x", "fontSize": 0}"#
+        #expect(throws: LayoutError("expected a number > 0, got 0", path: "root.fontSize")) {
+            try LayoutDecoder.withNodes().decode(bad)
+        }
+        #expect(throws: LayoutError("expected a whole number >= 0, got 1.5", path: "root.maximumNumberOfLines")) {
+            try LayoutDecoder.withNodes().decode(#"{"type": "text", "maximumNumberOfLines": 1.5}"#)
+        }
+    }
+}

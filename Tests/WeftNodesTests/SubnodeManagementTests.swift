@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+import WeftLayout
+@testable import WeftNodes
+
+/// A root whose spec lists leaves by name from a settable list; layout passes are run explicitly.
+final class Scene: @unchecked Sendable {
+    let leaves: [String: CountingLeaf]
+    let root: ComposedNode
+    private let order = Locked<[String]>([])
+
+    init(_ names: [String], initial: [String]) {
+        var leaves: [String: CountingLeaf] = [:]
+        for name in names { leaves[name] = CountingLeaf(name, size: Size(10, 10)) }
+        self.leaves = leaves
+        order.withLock { $0 = initial }
+        let order = self.order
+        let byName = leaves
+        root = ComposedNode("root") { _ in
+            StackSpec.horizontal(children: order.withLock { $0 }.compactMap { byName[$0] })
+        }
+        root.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(300, 100)))
+    }
+
+    func show(_ names: [String]) throws -> HierarchyDiff? {
+        order.withLock { $0 = names }
+        root.invalidateLayout()
+        return try onApplyQueue {
+            try root.layoutIfNeeded()
+            return root.lastAppliedDiff
+        }
+    }
+}
+
+@Suite("Automatic subnode management")
+struct SubnodeManagementTests {
+    @Test("Subnodes are exactly the nodes of the flattened layout, in layout order")
+    func subnodesFollowLayout() throws {
+        let scene = Scene(["a", "b", "c", "d"], initial: [])
+        var diff = try scene.show(["a", "b", "c"])
+        #expect(names(scene.root.subnodes) == ["a", "b", "c"])
+        #expect(diff?.insertions.count == 3)
+        #expect(scene.leaves["b"]?.supernode === scene.root)
+        #expect(scene.leaves["c"]?.frame == Rect(x: 20, y: 0, width: 10, height: 10))
+
+        diff = try scene.show(["a", "c", "d"])
+        #expect(names(scene.root.subnodes) == ["a", "c", "d"])
+        #expect(diff?.removals.map { $0.node.identifier } == ["b"])
+        #expect(diff?.insertions.map { $0.node.identifier } == ["d"])
+        #expect(diff?.moves.isEmpty == true)
+        #expect(scene.leaves["b"]?.supernode == nil)
+
+        diff = try scene.show(["d", "a", "c"])
+        #expect(names(scene.root.subnodes) == ["d", "a", "c"])
+        #expect(diff?.moves.map { $0.node.identifier } == ["d"], "a and c keep their order; d moved")
+        #expect(diff?.insertions.isEmpty == true && diff?.removals.isEmpty == true)
+    }
+
+    @Test("Overlays are above what they overlay, backgrounds below")
+    func overlayOrder() throws {
+        let content = CountingLeaf("content", size: Size(20, 20))
+        let over = CountingLeaf("over", size: Size(5, 5))
+        let back = CountingLeaf("back", size: Size(5, 5))
+        let root = ComposedNode("root") { _ in
+            OverlaySpec(child: BackgroundSpec(child: content, background: back), overlay: over)
+        }
+        root.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(100, 100)))
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(names(root.subnodes) == ["back", "content", "over"])
+        #expect(over.frame == Rect(x: 0, y: 0, width: 20, height: 20), "an overlay is exactly the child's size")
+    }
+
+    @Test("The diff is a longest common subsequence plus moves")
+    func diffs() {
+        let nodes = (0..<6).map { i -> Node in
+            let node = Node()
+            node.identifier = "n\(i)"
+            return node
+        }
+        let (a, b, c, d, e, f) = (nodes[0], nodes[1], nodes[2], nodes[3], nodes[4], nodes[5])
+        let rotate = HierarchyDiff(from: [a, b, c, d], to: [b, c, d, a])
+        #expect(rotate.moves.map { $0.node.identifier } == ["n0"])
+        #expect(rotate.moves.first.map { ($0.from, $0.to) } ?? (0, 0) == (0, 3))
+        let reverse = HierarchyDiff(from: [a, b, c], to: [c, b, a])
+        #expect(reverse.moves.count == 2, "one of three stays, two move")
+        let mixed = HierarchyDiff(from: [a, b, c, d], to: [e, d, b, f])
+        #expect(mixed.removals.map(\.index) == [0, 2])
+        #expect(mixed.insertions.map(\.index) == [0, 3])
+        #expect(mixed.moves.count == 1)
+        #expect(HierarchyDiff(from: [a, b], to: [a, b]).isEmpty)
+    }
+
+    @Test("addSubnode and removeFromSupernode are refused for automatically managed nodes")
+    func manualCallsRefused() throws {
+        let scene = Scene(["a"], initial: ["a"])
+        _ = try scene.show(["a"])
+        let stranger = Node()
+        stranger.identifier = "stranger"
+        onApplyQueue { () -> Void in
+            #expect(throws: HierarchyError.automaticallyManaged(operation: "addSubnode", node: "ComposedNode \"root\"")) {
+                try scene.root.addSubnode(stranger)
+            }
+            #expect(throws: HierarchyError.automaticallyManaged(
+                operation: "removeFromSupernode", node: "CountingLeaf \"a\" (a subnode of ComposedNode \"root\")")) {
+                try scene.leaves["a"]?.removeFromSupernode()
+            }
+        }
+        #expect(names(scene.root.subnodes) == ["a"])
+        #expect(stranger.supernode == nil)
+    }
+
+    @Test("Manual subnodes: add, insert, move, remove; cycles and bad indices refused")
+    func manualHierarchy() throws {
+        let parent = Node(identifier: "parent")
+        let other = Node(identifier: "other")
+        let a = Node(identifier: "a")
+        let b = Node(identifier: "b")
+        try onApplyQueue {
+            try parent.addSubnode(a)
+            try parent.insertSubnode(b, at: 0)
+            #expect(names(parent.subnodes) == ["b", "a"])
+            try other.addSubnode(a)
+            #expect(names(parent.subnodes) == ["b"], "adding to another parent moves the node")
+            #expect(a.supernode === other)
+            #expect(throws: HierarchyError.indexOutOfRange(index: 5, count: 1, node: "Node \"parent\"")) {
+                try parent.insertSubnode(Node(), at: 5)
+            }
+            try a.addSubnode(parent)
+            #expect(throws: HierarchyError.cycle(node: "Node \"other\"", into: "Node \"parent\"")) {
+                try parent.addSubnode(other)
+            }
+            try b.removeFromSupernode()
+            #expect(parent.subnodes.isEmpty)
+            #expect(b.supernode == nil)
+        }
+    }
+
+    @Test("Hierarchy changes off the apply queue are refused and change nothing")
+    func offQueue() {
+        let parent = Node(identifier: "parent")
+        let child = Node(identifier: "child")
+        #expect(throws: HierarchyError.offApplyQueue(operation: "addSubnode", node: "Node \"parent\"")) {
+            try parent.addSubnode(child)
+        }
+        #expect(parent.subnodes.isEmpty)
+        #expect(child.supernode == nil)
+        #expect(throws: HierarchyError.offApplyQueue(operation: "layoutIfNeeded", node: "Node \"parent\"")) {
+            try parent.layoutIfNeeded()
+        }
+        let pass = try? LayoutPass.compute(root: parent, range: .unconstrained)
+        #expect(throws: HierarchyError.offApplyQueue(operation: "applying a layout", node: "Node \"parent\"")) {
+            try pass?.apply()
+        }
+    }
+
+    @Test("A node twice in one layout is an error naming both places; nothing changes")
+    func twiceInOneLayout() throws {
+        let a = CountingLeaf("a", size: Size(10, 10))
+        let root = ComposedNode("root") { _ in StackSpec.horizontal(children: [a, InsetSpec(insets: .zero, child: a)]) }
+        root.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(100, 100)))
+        onApplyQueue { () -> Void in
+            #expect(throws: HierarchyError.nodeInTwoPlaces(
+                node: "CountingLeaf \"a\"",
+                first: "the layout of ComposedNode \"root\" at layoutSpec.children[0]",
+                second: "the layout of ComposedNode \"root\" at layoutSpec.children[1].child")) {
+                try root.layoutIfNeeded()
+            }
+        }
+        #expect(root.subnodes.isEmpty)
+    }
+
+    @Test("A node in two parents' layouts is an error naming both; the earlier hierarchy stays")
+    func twoParents() throws {
+        let shared = CountingLeaf("shared", size: Size(10, 10))
+        let left = ComposedNode("left") { _ in WrapperSpec(shared) }
+        let right = ComposedNode("right") { _ in WrapperSpec(shared) }
+        left.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(50, 50)))
+        right.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(50, 50)))
+        try onApplyQueue { try left.layoutIfNeeded() }
+        #expect(shared.supernode === left)
+        onApplyQueue { () -> Void in
+            #expect(throws: HierarchyError.nodeInTwoPlaces(
+                node: "CountingLeaf \"shared\"", first: "a subnode of ComposedNode \"left\"",
+                second: "the layout of ComposedNode \"right\" at layoutSpec.children[0]")) {
+                try right.layoutIfNeeded()
+            }
+        }
+        #expect(shared.supernode === left)
+        #expect(right.subnodes.isEmpty)
+        // Within one tree: both children of one root want the same node.
+        let twin = CountingLeaf("twin", size: Size(5, 5))
+        let p = ComposedNode("p") { _ in WrapperSpec(twin) }
+        let q = ComposedNode("q") { _ in WrapperSpec(twin) }
+        let top = ComposedNode("top") { _ in StackSpec.horizontal(children: [p, q]) }
+        #expect(throws: HierarchyError.nodeInTwoPlaces(
+            node: "CountingLeaf \"twin\"", first: "the layout of ComposedNode \"p\" at layoutSpec.children[0]",
+            second: "the layout of ComposedNode \"q\" at layoutSpec.children[0]")) {
+            try LayoutPass.compute(root: top, range: SizeRange(min: .zero, max: Size(50, 50)))
+        }
+    }
+
+    @Test("A layout computed for an old version is never applied over a newer one")
+    func staleLayoutDropped() throws {
+        let scene = Scene(["a", "b"], initial: ["a"])
+        _ = try scene.show(["a"])
+        // Compute a pass that would show a and b, then invalidate before it is applied.
+        let old = try scene.showPass(["a", "b"])
+        scene.root.invalidateLayout()
+        let result = try onApplyQueue { try old.apply() }
+        #expect(result.staleNodes >= 1)
+        #expect(names(scene.root.subnodes) == ["a"], "the stale pass changed nothing")
+        _ = try scene.show(["a", "b"])
+        #expect(names(scene.root.subnodes) == ["a", "b"])
+    }
+}
+
+extension Scene {
+    func showPass(_ names: [String]) throws -> LayoutPass {
+        order.withLock { $0 = names }
+        root.invalidateLayout()
+        return try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(300, 100)))
+    }
+}
