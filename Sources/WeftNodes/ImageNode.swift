@@ -18,8 +18,9 @@ public struct Image: Hashable, Sendable {
 /// (zero without an image). Setting ``image`` (from any thread) calls ``Node/setNeedsLayout()`` when the
 /// image's presence or size changes.
 open class ImageNode: Node, @unchecked Sendable {
-    // @unchecked: `storedImage` is guarded by the node's lock, like `Node.state`.
+    // @unchecked: `storedImage` and `observer` are guarded by the node's lock, like `Node.state`.
     private var storedImage: Image?
+    private var observer: (@Sendable (ImageNode) -> Void)?
 
     public init(image: Image? = nil) {
         storedImage = image
@@ -36,7 +37,15 @@ open class ImageNode: Node, @unchecked Sendable {
             if (old == nil) != (newValue == nil) || old?.size != newValue?.size {
                 setNeedsLayout()
             }
+            lock.withLock { observer }?(self)
         }
+    }
+
+    /// Called (on the thread that set it) after every change of ``image``: for a node whose spec depends on
+    /// whether the image arrived, even before the image node is its subnode.
+    public var onImageChange: (@Sendable (ImageNode) -> Void)? {
+        get { lock.withLock { observer } }
+        set { lock.withLock { observer = newValue } }
     }
 
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {

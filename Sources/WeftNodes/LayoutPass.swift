@@ -107,6 +107,10 @@ public struct LayoutPass: Sendable {
         public var moves = 0
         /// The root's size before and after, when the pass changed it (a cell tells its owner).
         public var rootSizeChange: (old: Size, new: Size)?
+        /// Whether the root's part was applied but a part below it was outdated: a node changed (while it was
+        /// not yet in the hierarchy, so the change did not reach the root) after the pass computed it. The root
+        /// needs another pass.
+        public var needsAnotherPass = false
     }
 
     /// Applies the pass. MUST run on the apply queue. On error nothing changes.
@@ -148,6 +152,7 @@ public struct LayoutPass: Sendable {
         // 4. Change the hierarchy: removals first, so that nodes can move between parents.
         var result = Result()
         result.staleNodes = skip.filter { $0 }.count
+        result.needsAnotherPass = !skip[0] && result.staleNodes > 0
         for (i, diff) in plans where updates[i].node !== transitioning {
             for removal in diff.removals {
                 removal.node.withState { if $0.supernode === updates[i].node { $0.supernode = nil } }

@@ -78,6 +78,7 @@ extension Node {
             if let change = result.rootSizeChange {
                 didChangeSize(from: change.old, to: change.new)
             }
+            if result.needsAnotherPass { setNeedsLayout() }
         } catch {
             didFailLayout(error)
         }
@@ -96,5 +97,6 @@ extension Node {
         if let change = result.rootSizeChange {
             root.didChangeSize(from: change.old, to: change.new)
         }
+        if result.needsAnotherPass { root.setNeedsLayout() }
     }
 }

@@ -67,6 +67,10 @@ public final class PhotoCellNode: CellNode, @unchecked Sendable {
         avatarNode.style = LayoutStyle(preferredSize: Size(Self.userImageHeight, Self.userImageHeight))
         locationNode.updateStyle { $0.flexShrink = 1 }
         usernameNode.updateStyle { $0.flexShrink = 1 }
+        // An image decides whether its node is in the spec, so its arrival lays the cell out again.
+        let relayout: @Sendable (ImageNode) -> Void = { [weak self] _ in self?.setNeedsLayout() }
+        avatarNode.onImageChange = relayout
+        photoNode.onImageChange = relayout
     }
 
     /// Starts fetching the avatar and the photo.

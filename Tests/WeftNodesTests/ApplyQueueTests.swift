@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+import Testing
+import WeftLayout
+@testable import WeftNodes
+
+@Suite("The apply queue")
+struct ApplyQueueTests {
+    @Test("Everything queued before a turn runs in that turn, in order")
+    func batching() throws {
+        let queue = ApplyQueue(label: "test.batching")
+        let log = Locked<[Int]>([])
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        // Block the queue with a first batch, queue five more while it runs, then release it.
+        queue.enqueue {
+            started.signal()
+            gate.wait()
+        }
+        started.wait()
+        let before = queue.statistics.turns
+        for i in 0..<5 { queue.enqueue { log.withLock { $0.append(i) } } }
+        #expect(queue.pendingBatches == 5)
+        gate.signal()
+        #expect(try queue.settle(timeout: 10))
+        #expect(log.withLock { $0 } == [0, 1, 2, 3, 4])
+        let stats = queue.statistics
+        #expect(stats.turns - before == 2, "the blocked turn (still running when read), then one turn for all five")
+        #expect(stats.batches == 6)
+        #expect(stats.longest >= stats.median)
+        #expect(queue.pendingBatches == 0)
+    }
+
+    @Test("isCurrent tells whether the caller runs on the queue; settle refuses to run there")
+    func current() throws {
+        let queue = ApplyQueue(label: "test.current")
+        #expect(!queue.isCurrent)
+        let inside = queue.sync { queue.isCurrent }
+        #expect(inside)
+        let refused = queue.sync { () -> Bool in
+            do throws(HierarchyError) {
+                _ = try queue.settle(timeout: 1)
+                return false
+            } catch {
+                return error == .onApplyQueue(operation: "settle")
+            }
+        }
+        #expect(refused)
+    }
+}
+
+@Suite("setNeedsLayout from any thread")
+struct ScheduledLayoutTests {
+    @Test("Calls from many threads coalesce into passes that end in the newest layout")
+    func coalescing() throws {
+        let leaf = CountingLeaf("leaf", size: Size(10, 10))
+        let root = ComposedNode("root") { _ in WrapperSpec(leaf) }
+        root.constrainedRange = SizeRange(min: .zero, max: Size(200, 200))
+        try settle()
+        #expect(root.frame.size == Size(10, 10))
+        DispatchQueue.concurrentPerform(iterations: 50) { i in
+            leaf.size = Size(Double(10 + i % 7), 10)
+            leaf.setNeedsLayout()
+        }
+        leaf.size = Size(77, 10)
+        leaf.setNeedsLayout()
+        try settle()
+        #expect(root.frame.size == Size(77, 10))
+        #expect(leaf.frame == Rect(x: 0, y: 0, width: 77, height: 10))
+        #expect(root.lastLayoutError == nil)
+        #expect(root.specCalls < 52, "calls that came before a pass started shared it")
+    }
+
+    @Test("A failing relayout keeps the previous layout and reports the error")
+    func failureKeepsState() throws {
+        let leaf = CountingLeaf("leaf", size: Size(10, 10))
+        let root = ComposedNode("root") { _ in WrapperSpec(leaf) }
+        root.constrainedRange = SizeRange(min: .zero, max: Size(100, 100))
+        try settle()
+        #expect(names(root.subnodes) == ["leaf"])
+        root.setBuild { _ in RatioSpec(ratio: -1, child: Box()) }
+        root.setNeedsLayout()
+        try settle()
+        #expect(names(root.subnodes) == ["leaf"], "the earlier hierarchy stays")
+        #expect(root.frame.size == Size(10, 10))
+        let error = root.lastLayoutError as? HierarchyError
+        #expect(error == .layoutFailed(LayoutError("expected a ratio > 0, got -1", path: "root.layoutSpec.ratio")))
+    }
+}
