@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "WeftLayout", targets: ["WeftLayout"]),
         .library(name: "WeftNodes", targets: ["WeftNodes"]),
+        .library(name: "WeftFeed", targets: ["WeftFeed"]),
         .library(name: "WeftSamples", targets: ["WeftSamples"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
@@ -15,12 +16,14 @@ let package = Package(
     targets: [
         .target(name: "WeftLayout"),
         .target(name: "WeftNodes", dependencies: ["WeftLayout"]),
+        .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes"]),
         .executableTarget(
             name: "weft",
             dependencies: [
                 "WeftLayout",
                 "WeftNodes",
+                "WeftFeed",
                 "WeftSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -33,6 +36,10 @@ let package = Package(
         .testTarget(
             name: "WeftNodesTests",
             dependencies: ["WeftNodes", "WeftSamples"]
+        ),
+        .testTarget(
+            name: "WeftFeedTests",
+            dependencies: ["WeftFeed", "WeftSamples"]
         ),
         .testTarget(
             name: "WeftCLITests",

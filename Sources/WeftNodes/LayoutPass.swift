@@ -105,7 +105,8 @@ public struct LayoutPass: Sendable {
         public var insertions = 0
         public var removals = 0
         public var moves = 0
-        /// The root's size before and after, when the pass changed it (a cell tells its owner).
+        /// The root's size before and after, when the pass changed it (a cell tells its owner). A root's first
+        /// applied layout counts as a change from zero.
         public var rootSizeChange: (old: Size, new: Size)?
         /// Whether the root's part was applied but a part below it was outdated: a node changed (while it was
         /// not yet in the hierarchy, so the change did not reach the root) after the pass computed it. The root
@@ -175,7 +176,7 @@ public struct LayoutPass: Sendable {
             result.removals += diff.removals.count
             result.moves += diff.moves.count
         }
-        let oldRootSize = skip[0] ? nil : root.appliedLayout?.size
+        let oldRootSize = skip[0] ? nil : (root.appliedLayout?.size ?? .zero)
         // 5. Frames and applied layouts.
         for (i, update) in updates.enumerated() where !skip[i] {
             let node = update.node

@@ -10,11 +10,11 @@ import Darwin
 ///
 /// House rule: never call user code, another node or the layout algorithm while holding one. Every use is a
 /// few loads and stores of one state struct.
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -27,7 +27,7 @@ final class Lock: @unchecked Sendable {
     }
 
     @inline(__always)
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -35,17 +35,17 @@ final class Lock: @unchecked Sendable {
 }
 
 /// A value guarded by its own lock.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: every access to `value` holds `lock`.
     private let lock = Lock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     @inline(__always)
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         try lock.withLock { try body(&value) }
     }
 }

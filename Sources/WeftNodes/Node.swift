@@ -39,6 +39,7 @@ open class Node: LayoutElement, @unchecked Sendable {
         var appliedVersion: UInt64 = 0
         var lastDiff: HierarchyDiff?
         var lastError: (any Error & Sendable)?
+        var interfaceState: InterfaceState = []
     }
 
     let lock = Lock()
@@ -166,6 +167,41 @@ open class Node: LayoutElement, @unchecked Sendable {
     open func didCompleteLayoutTransition(_ context: TransitionContext) {
         finishTransitionRemovals(context)
     }
+
+    // MARK: Interface state
+
+    /// The ranges of its container the node is in (Texture's `interfaceState`), as last set on the apply queue.
+    public var interfaceState: InterfaceState { withState { $0.interfaceState } }
+
+    /// Moves the node into `newState`, calling the enter and exit hooks for each range that changed (exits
+    /// first, then enters, from the outermost range in). MUST run on the apply queue (containers call it).
+    public func setInterfaceState(_ newState: InterfaceState) {
+        guard ApplyQueue.main.isCurrent else { return }
+        let old = withState { state -> InterfaceState in
+            defer { state.interfaceState = newState }
+            return state.interfaceState
+        }
+        if old == newState { return }
+        if old.contains(.visible) && !newState.contains(.visible) { didExitVisibleState() }
+        if old.contains(.display) && !newState.contains(.display) { didExitDisplayState() }
+        if old.contains(.preload) && !newState.contains(.preload) { didExitPreloadState() }
+        if !old.contains(.preload) && newState.contains(.preload) { didEnterPreloadState() }
+        if !old.contains(.display) && newState.contains(.display) { didEnterDisplayState() }
+        if !old.contains(.visible) && newState.contains(.visible) { didEnterVisibleState() }
+    }
+
+    /// The node entered its container's preload range: fetch what it needs (images, data). Apply queue.
+    open func didEnterPreloadState() {}
+    /// The node left the preload range. Apply queue.
+    open func didExitPreloadState() {}
+    /// The node entered the display range: it would be drawn now. Apply queue.
+    open func didEnterDisplayState() {}
+    /// The node left the display range. Apply queue.
+    open func didExitDisplayState() {}
+    /// The node became visible. Apply queue.
+    open func didEnterVisibleState() {}
+    /// The node stopped being visible. Apply queue.
+    open func didExitVisibleState() {}
 
     /// The error of the last failed layout pass, if the last pass failed.
     public var lastLayoutError: (any Error & Sendable)? { withState { $0.lastError } }

@@ -1,0 +1,126 @@
+import WeftLayout
+import WeftNodes
+
+extension FeedNode {
+    /// Scrolls so that the viewport starts at `offset` in the content; cells entering and leaving the visible,
+    /// display and preload ranges are told, and a batch fetch starts if content ahead runs short. MUST run on
+    /// the apply queue.
+    public func scroll(to offset: Double) throws(HierarchyError) {
+        try requireApplyQueue("scroll")
+        guard offset.isFinite else { return }
+        live.direction = offset > live.scrollOffset ? .down : offset < live.scrollOffset ? .up : live.direction
+        live.scrollOffset = offset
+        updateRangesAndFetch()
+    }
+
+    /// Changes the viewport's height (one screenful). MUST run on the apply queue.
+    public func setViewportHeight(_ height: Double) throws(HierarchyError) {
+        try requireApplyQueue("setViewportHeight")
+        guard height.isFinite && height >= 0 else { return }
+        settings.withLock { $0.viewportHeight = height }
+        updateRangesAndFetch()
+    }
+
+    /// The index paths of the cells in each range now, for tests and tools. On the apply queue.
+    public func itemPaths(in state: InterfaceState) -> [ItemPath] {
+        ApplyQueue.main.sync {
+            var paths: [ItemPath] = []
+            for (section, ids) in live.structure.enumerated() {
+                for (item, id) in ids.enumerated() {
+                    guard let cell = live.cells[id], let entry = live.states[ObjectIdentifier(cell)] else { continue }
+                    if entry.1.isSuperset(of: state) { paths.append(ItemPath(item: item, section: section)) }
+                }
+            }
+            return paths
+        }
+    }
+
+    /// Recomputes every cell's range membership, then checks batch fetching.
+    func updateRangesAndFetch() {
+        updateRanges()
+        checkBatchFetch()
+    }
+
+    /// The content interval a range covers: the viewport grown by the tuning's screenfuls, the leading ones in
+    /// the scrolling direction (as Texture does, "not moving down" counts the leading ones upward).
+    func interval(_ tuning: RangeTuning?, viewport: Double) -> (top: Double, bottom: Double) {
+        let top = live.scrollOffset
+        let bottom = top + viewport
+        guard let tuning else { return (top, bottom) }
+        let down = live.direction == .down
+        let below = (down ? tuning.leadingScreenfuls : tuning.trailingScreenfuls) * viewport
+        let above = (down ? tuning.trailingScreenfuls : tuning.leadingScreenfuls) * viewport
+        return (top - above, bottom + below)
+    }
+
+    private func updateRanges() {
+        let (viewport, mode, tunings) = settings.withLock { ($0.viewportHeight, $0.rangeMode, $0.tunings) }
+        let visible = interval(nil, viewport: viewport)
+        let display = interval(tunings.display(mode), viewport: viewport)
+        let preload = interval(tunings.preload(mode), viewport: viewport)
+        var next: [ObjectIdentifier: (CellNode, InterfaceState)] = [:]
+        // Cells intersecting the preload range (which holds the others); tops are sorted.
+        var i = firstIndex(endingAfter: preload.top)
+        while i < live.order.count, live.tops[i] < preload.bottom {
+            let top = live.tops[i]
+            let bottom = top + live.heights[i]
+            var state: InterfaceState = []
+            func intersects(_ range: (top: Double, bottom: Double)) -> Bool { top < range.bottom && bottom > range.top }
+            if intersects(preload) { state.insert(.preload) }
+            if intersects(display) { state.insert(.display) }
+            if intersects(visible) { state.insert(.visible) }
+            if !state.isEmpty, let cell = live.cells[live.order[i]] {
+                next[ObjectIdentifier(cell)] = (cell, state)
+            }
+            i += 1
+        }
+        for (key, entry) in live.states where next[key] == nil {
+            entry.0.setInterfaceState([])
+        }
+        for (_, entry) in next {
+            entry.0.setInterfaceState(entry.1)
+        }
+        live.states = next
+    }
+
+    /// The first flat index whose cell ends below `y` (binary search over the sorted tops).
+    private func firstIndex(endingAfter y: Double) -> Int {
+        var low = 0
+        var high = live.order.count
+        while low < high {
+            let mid = (low + high) / 2
+            if live.tops[mid] + live.heights[mid] <= y { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Starts a batch fetch when the content ahead of the viewport is shorter than `leadingScreensForBatching`
+    /// screens (Texture's `ASDisplayShouldFetchBatchForContext`): never while one is in flight, always when the
+    /// content does not fill the viewport, never while scrolling up.
+    private func checkBatchFetch() {
+        guard !live.fetching, let delegate else { return }
+        let (viewport, leading) = settings.withLock { ($0.viewportHeight, $0.leadingScreensForBatching) }
+        guard leading > 0, viewport > 0 else { return }
+        let smallContent = live.contentHeight < viewport
+        if !smallContent {
+            if live.direction == .up { return }
+            let remaining = live.contentHeight - viewport - live.scrollOffset
+            if remaining > viewport * leading { return }
+        }
+        guard delegate.shouldBatchFetch(for: self) else { return }
+        live.fetching = true
+        feedStatistics.withLock { $0.batchFetches += 1 }
+        delegate.feed(self, willBeginBatchFetchWith: BatchFetchContext(feed: self))
+    }
+
+    /// A batch fetch ended: the feed may ask for more (on the apply queue).
+    func batchFetchDidComplete(_ didComplete: Bool) {
+        ApplyQueue.main.enqueue {
+            self.live.fetching = false
+            self.checkBatchFetch()
+        }
+    }
+
+    /// Whether a batch fetch is in flight.
+    public var isFetchingBatch: Bool { ApplyQueue.main.sync { live.fetching } }
+}

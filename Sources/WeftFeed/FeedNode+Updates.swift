@@ -1,0 +1,251 @@
+import Dispatch
+import WeftLayout
+import WeftNodes
+
+/// What a committed change did.
+public struct BatchUpdateSummary: Sendable, Equatable {
+    public var inserted = 0
+    public var deleted = 0
+    public var reloaded = 0
+    public var cellsLaidOut = 0
+    /// Time the apply-queue commit took, in seconds.
+    public var commitSeconds = 0.0
+}
+
+/// A cell to make: its item, its place after the change, and its block.
+struct NewCell {
+    let id: ItemID
+    let path: ItemPath
+    let block: CellNodeBlock
+    let range: SizeRange?
+}
+
+extension FeedNode {
+    /// Replaces everything with what the data source holds now. MAY be called from any thread.
+    public func reloadData(completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil) {
+        guard let dataSource else { return }
+        let counts = (0..<dataSource.numberOfSections(in: self)).map { dataSource.feed(self, numberOfItemsInSection: $0) }
+        let (structure, newCells) = plan.withLock { plan -> ([[ItemID]], [NewCell]) in
+            var newCells: [NewCell] = []
+            let structure = counts.enumerated().map { section, count in
+                (0..<count).map { item -> ItemID in
+                    let id = plan.nextID
+                    plan.nextID += 1
+                    let path = ItemPath(item: item, section: section)
+                    newCells.append(NewCell(id: id, path: path, block: dataSource.feed(self, cellNodeBlockForItemAt: path),
+                                            range: dataSource.feed(self, sizeRangeForItemAt: path)))
+                    return id
+                }
+            }
+            plan.structure = structure
+            return (structure, newCells)
+        }
+        schedule(structure: structure, newCells: newCells, relayoutAll: false, reloaded: 0) { result in
+            if case .success(let summary) = result { completion?(summary) }
+        }
+    }
+
+    /// Applies a batch of changes (Texture's `performBatchUpdates`). Update the data source first, then call this
+    /// with the matching changes. MAY be called from any thread.
+    ///
+    /// The whole change set is checked against the data source before anything changes: an invalid index, a
+    /// position named twice or a count that does not add up throws an error naming the section and item, and the
+    /// feed stays as it was. Otherwise new and reloaded cells are made and laid out in the background and the
+    /// change is committed in one apply-queue turn (deletions before insertions); `completion` runs after it,
+    /// on the apply queue.
+    public func performBatchUpdates(
+        _ build: (inout ChangeSet) -> Void, completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil
+    ) throws(FeedError) {
+        var changes = ChangeSet()
+        build(&changes)
+        guard let dataSource else { throw FeedError("the feed has no data source") }
+        let counts = (0..<dataSource.numberOfSections(in: self)).map { dataSource.feed(self, numberOfItemsInSection: $0) }
+        let planned = plan.withLock { plan -> Result<([[ItemID]], [NewCell]), FeedError> in
+            let slots: [[Slot]]
+            do throws(FeedError) {
+                slots = try UpdatePlanner(old: plan.structure, changes: changes, newCounts: counts).plan()
+            } catch {
+                return .failure(error)
+            }
+            var newCells: [NewCell] = []
+            var nextID = plan.nextID
+            let structure = slots.map { section in
+                section.map { slot -> ItemID in
+                    switch slot {
+                    case .kept(let id):
+                        return id
+                    case .new(let path):
+                        let id = nextID
+                        nextID += 1
+                        newCells.append(NewCell(
+                            id: id, path: path, block: dataSource.feed(self, cellNodeBlockForItemAt: path),
+                            range: dataSource.feed(self, sizeRangeForItemAt: path)))
+                        return id
+                    }
+                }
+            }
+            plan.structure = structure
+            plan.nextID = nextID
+            return .success((structure, newCells))
+        }
+        let (structure, newCells) = try planned.get()
+        let reloaded = changes.reloadedItems.count
+        schedule(structure: structure, newCells: newCells, relayoutAll: false, reloaded: reloaded) { result in
+            if case .success(let summary) = result { completion?(summary) }
+        }
+    }
+
+    /// Lays every cell out again for a new width, in parallel, and commits the new heights in one turn. MAY be
+    /// called from any thread.
+    public func setWidth(_ width: Double) {
+        guard width.isFinite && width >= 0 else { return }
+        settings.withLock { $0.width = width }
+        let structure = plan.withLock { $0.structure }
+        schedule(structure: structure, newCells: [], relayoutAll: true, reloaded: 0) { _ in }
+    }
+
+    /// Queues a change on the editing queue: make and lay out cells there, then commit on the apply queue.
+    private func schedule(
+        structure: [[ItemID]], newCells: [NewCell], relayoutAll: Bool, reloaded: Int,
+        completion: @escaping @Sendable (Result<BatchUpdateSummary, FeedError>) -> Void
+    ) {
+        let queue = ApplyQueue.main
+        queue.beginWork()
+        editingQueue.async {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let width = self.width
+            // Make the new cells, in parallel.
+            let made = ParallelResults<CellNode>(count: newCells.count)
+            DispatchQueue.concurrentPerform(iterations: newCells.count) { i in
+                made.set(i, newCells[i].block())
+            }
+            var cells = self.editing.cells
+            var ranges = self.editing.ranges
+            for (i, new) in newCells.enumerated() {
+                guard let cell = made[i] else { continue }
+                cells[new.id] = cell
+                ranges[new.id] = new.range
+            }
+            let alive = Set(structure.joined())
+            cells = cells.filter { alive.contains($0.key) }
+            ranges = ranges.filter { alive.contains($0.key) }
+            // Lay out the new cells (or all of them for a width change), in parallel.
+            let toLayOut: [(ItemID, CellNode)] = relayoutAll
+                ? structure.joined().compactMap { id in cells[id].map { (id, $0) } }
+                : newCells.compactMap { new in cells[new.id].map { (new.id, $0) } }
+            let passes = ParallelResults<Result<LayoutPass, HierarchyError>>(count: toLayOut.count)
+            let cellRanges = ranges
+            DispatchQueue.concurrentPerform(iterations: toLayOut.count) { i in
+                let (id, cell) = toLayOut[i]
+                let range = cellRanges[id] ?? SizeRange(min: Size(width, 0), max: Size(width, .infinity))
+                cell.setConstrainedRangeQuietly(range)
+                do throws(HierarchyError) {
+                    passes.set(i, .success(try LayoutPass.compute(root: cell, range: range)))
+                } catch {
+                    passes.set(i, .failure(error))
+                }
+            }
+            self.editing.cells = cells
+            self.editing.ranges = ranges
+            self.editing.structure = structure
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            self.feedStatistics.withLock {
+                $0.cellsLaidOut += toLayOut.count
+                $0.layoutSeconds += seconds
+            }
+            let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].1, passes[$0]) }
+            let commit = Commit(structure: structure, cells: cells, laidOut: laidOut, reloaded: reloaded)
+            queue.enqueue {
+                let summary = self.apply(commit)
+                completion(.success(summary))
+            }
+            queue.endWork()
+        }
+    }
+
+    struct Commit: @unchecked Sendable {
+        // @unchecked: built on the editing queue, handed to the apply queue once, never touched again.
+        let structure: [[ItemID]]
+        let cells: [ItemID: CellNode]
+        let laidOut: [(CellNode, Result<LayoutPass, HierarchyError>?)]
+        let reloaded: Int
+    }
+
+    /// Commits a change on the apply queue: removed cells leave first, then the new structure, the laid-out
+    /// cells' hierarchies and the offsets are swapped in. No layout is computed here.
+    private func apply(_ commit: Commit) -> BatchUpdateSummary {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let newIDs = Set(commit.structure.joined())
+        var summary = BatchUpdateSummary()
+        // Deletions first.
+        for (id, cell) in live.cells where !newIDs.contains(id) {
+            cell.setInterfaceState([])
+            cell.owner = nil
+            live.states.removeValue(forKey: ObjectIdentifier(cell))
+            summary.deleted += 1
+        }
+        // Then the laid-out cells' hierarchies.
+        for (cell, result) in commit.laidOut {
+            switch result {
+            case .success(let pass):
+                do {
+                    try pass.apply()
+                } catch {
+                    cell.didFailLayout(error)
+                }
+            case .failure(let error):
+                cell.didFailLayout(error)
+            case nil:
+                break
+            }
+        }
+        let oldIDs = Set(live.cells.keys)
+        summary.inserted = newIDs.subtracting(oldIDs).count - commit.reloaded
+        summary.reloaded = commit.reloaded
+        summary.deleted -= commit.reloaded
+        summary.cellsLaidOut = commit.laidOut.count
+        live.structure = commit.structure
+        live.cells = commit.cells
+        live.order = Array(commit.structure.joined())
+        live.heights = live.order.map { commit.cells[$0]?.frame.size.height ?? 0 }
+        live.tops = Array(repeating: 0, count: live.order.count)
+        live.indexByCell = [:]
+        live.indexByCell.reserveCapacity(live.order.count)
+        for (i, id) in live.order.enumerated() {
+            guard let cell = commit.cells[id] else { continue }
+            live.indexByCell[ObjectIdentifier(cell)] = i
+            if !oldIDs.contains(id) { cell.owner = self }
+        }
+        live.recomputeTops(from: 0)
+        updateRangesAndFetch()
+        summary.commitSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        feedStatistics.withLock {
+            $0.commits += 1
+            $0.itemsInserted += summary.inserted
+            $0.itemsDeleted += summary.deleted
+        }
+        return summary
+    }
+}
+
+/// Results written by parallel workers, each slot by one worker, read after they all finished.
+final class ParallelResults<T>: @unchecked Sendable {
+    // @unchecked: each slot is written by exactly one iteration of a concurrentPerform and read after it returns.
+    private let slots: UnsafeMutableBufferPointer<T?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: max(count, 1))
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func set(_ index: Int, _ value: T) {
+        slots[index] = value
+    }
+
+    subscript(index: Int) -> T? { slots[index] }
+}

@@ -1,0 +1,201 @@
+import Dispatch
+import WeftLayout
+import WeftNodes
+
+/// A scrolling list of thousands of cell nodes, in sections (Texture's `ASTableNode`/`ASCollectionNode` with
+/// its data controller, without UIKit).
+///
+/// Threading contract:
+/// - ``reloadData(completion:)``, ``performBatchUpdates(_:completion:)`` and ``setWidth(_:)`` MAY be called
+///   from any thread. Each change is checked at once against the data source (an invalid one throws and the
+///   feed stays as it was); then, on a serial editing queue, its new cells are made and laid out in parallel on
+///   every core, and the result is committed on ``ApplyQueue/main`` in one turn, changes in call order.
+/// - Scrolling, the viewport and reading the committed state happen on the apply queue (reads from elsewhere
+///   hop onto it).
+/// - A cell that calls `setNeedsLayout` lays itself out again alone; when its height changes, the content
+///   height and the offsets of the cells below follow.
+public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
+    // @unchecked: `plan` and `settings` are Locked; `editing` is confined to `editingQueue`; `live` to the
+    // apply queue.
+
+    struct Settings {
+        weak var dataSource: (any FeedDataSource)?
+        weak var delegate: (any FeedDelegate)?
+        var width: Double
+        var viewportHeight: Double
+        var rangeMode: RangeMode = .full
+        var tunings = RangeTunings()
+        var leadingScreensForBatching = 2.0
+    }
+
+    /// The structure after every accepted change, for checking the next one.
+    struct Plan {
+        var structure: [[ItemID]] = []
+        var nextID: ItemID = 1
+    }
+
+    /// The editing queue's view: every cell made so far, by item.
+    struct Editing {
+        var cells: [ItemID: CellNode] = [:]
+        var structure: [[ItemID]] = []
+        var ranges: [ItemID: SizeRange] = [:]
+    }
+
+    /// The committed state, on the apply queue.
+    struct Live {
+        var structure: [[ItemID]] = []
+        var cells: [ItemID: CellNode] = [:]
+        /// Flat, in order: cell, top offset and height.
+        var order: [ItemID] = []
+        var tops: [Double] = []
+        var heights: [Double] = []
+        var indexByCell: [ObjectIdentifier: Int] = [:]
+        var contentHeight = 0.0
+        var scrollOffset = 0.0
+        var direction = ScrollDirection.none
+        var states: [ObjectIdentifier: (CellNode, InterfaceState)] = [:]
+        var fetching = false
+    }
+
+    let settings: Locked<Settings>
+    let plan = Locked(Plan())
+    let editingQueue = DispatchQueue(label: "weft.feed.editing", qos: .userInitiated)
+    var editing = Editing()
+    var live = Live()
+    let feedStatistics = Locked(FeedStatistics())
+
+    /// A feed `width` points wide showing `viewportHeight` points at a time.
+    public init(dataSource: any FeedDataSource, delegate: (any FeedDelegate)? = nil, width: Double, viewportHeight: Double) {
+        settings = Locked(Settings(dataSource: dataSource, delegate: delegate, width: width, viewportHeight: viewportHeight))
+        super.init()
+        identifier = "feed"
+    }
+
+    public var dataSource: (any FeedDataSource)? { settings.withLock { $0.dataSource } }
+    public var delegate: (any FeedDelegate)? {
+        get { settings.withLock { $0.delegate } }
+        set { settings.withLock { $0.delegate = newValue } }
+    }
+
+    /// The width cells are laid out for (their default range is this width by an unbounded height).
+    public var width: Double { settings.withLock { $0.width } }
+
+    /// The viewport's height: one screenful.
+    public var viewportHeight: Double { settings.withLock { $0.viewportHeight } }
+
+    /// How far ahead of the viewport (in screenfuls) content must reach before more is fetched (default 2).
+    public var leadingScreensForBatching: Double {
+        get { settings.withLock { $0.leadingScreensForBatching } }
+        set { settings.withLock { $0.leadingScreensForBatching = newValue } }
+    }
+
+    /// The range tuning mode (default `.full`).
+    public var rangeMode: RangeMode {
+        get { settings.withLock { $0.rangeMode } }
+        set { settings.withLock { $0.rangeMode = newValue } }
+    }
+
+    /// The display and preload tunings (defaults are Texture's).
+    public var rangeTunings: RangeTunings {
+        get { settings.withLock { $0.tunings } }
+        set { settings.withLock { $0.tunings = newValue } }
+    }
+
+    /// Counters of the feed's work so far.
+    public var statistics: FeedStatistics { feedStatistics.withLock { $0 } }
+
+    // MARK: Reading the committed state (on the apply queue; other threads wait for it)
+
+    /// The number of sections committed.
+    public var numberOfSections: Int { ApplyQueue.main.sync { live.structure.count } }
+
+    /// The number of items committed in `section` (0 for a section that does not exist).
+    public func numberOfItems(inSection section: Int) -> Int {
+        ApplyQueue.main.sync { section >= 0 && section < live.structure.count ? live.structure[section].count : 0 }
+    }
+
+    /// The cell committed at `itemPath`, if there is one.
+    public func cellNode(at itemPath: ItemPath) -> CellNode? {
+        ApplyQueue.main.sync {
+            guard let id = live.id(at: itemPath) else { return nil }
+            return live.cells[id]
+        }
+    }
+
+    /// Every committed cell, section by section.
+    public var cellNodes: [[CellNode]] {
+        ApplyQueue.main.sync { live.structure.map { $0.compactMap { live.cells[$0] } } }
+    }
+
+    /// The frame of the item at `itemPath` in the feed's content (cells are stacked top to bottom).
+    public func frameOfItem(at itemPath: ItemPath) -> Rect? {
+        ApplyQueue.main.sync {
+            guard let flat = live.flatIndex(of: itemPath) else { return nil }
+            return Rect(x: 0, y: live.tops[flat], width: live.cells[live.order[flat]]?.frame.size.width ?? 0,
+                        height: live.heights[flat])
+        }
+    }
+
+    /// The height of all committed cells together.
+    public var contentHeight: Double { ApplyQueue.main.sync { live.contentHeight } }
+
+    /// The scroll offset: the content's y at the top of the viewport.
+    public var scrollOffset: Double { ApplyQueue.main.sync { live.scrollOffset } }
+
+    // MARK: CellNodeOwner
+
+    /// A cell laid itself out again and changed size: its height and the offsets below follow.
+    public func cellNode(_ cell: CellNode, didChangeSizeFrom oldSize: Size, to newSize: Size) {
+        guard let flat = live.indexByCell[ObjectIdentifier(cell)] else { return }
+        live.heights[flat] = newSize.height
+        live.recomputeTops(from: flat)
+        feedStatistics.withLock { $0.cellResizes += 1 }
+        updateRangesAndFetch()
+    }
+}
+
+extension FeedNode.Live {
+    func id(at path: ItemPath) -> ItemID? {
+        guard path.section >= 0 && path.section < structure.count,
+              path.item >= 0 && path.item < structure[path.section].count else { return nil }
+        return structure[path.section][path.item]
+    }
+
+    func flatIndex(of path: ItemPath) -> Int? {
+        guard id(at: path) != nil else { return nil }
+        return structure[..<path.section].reduce(0) { $0 + $1.count } + path.item
+    }
+
+    /// Recomputes the top offsets from flat index `start` and the content height.
+    mutating func recomputeTops(from start: Int) {
+        var y = start > 0 ? tops[start - 1] + heights[start - 1] : 0
+        for i in start..<order.count {
+            tops[i] = y
+            if let cell = cells[order[i]] {
+                cell.setContainerFrame(Rect(x: 0, y: y, width: cell.frame.size.width, height: heights[i]))
+            }
+            y += heights[i]
+        }
+        contentHeight = y
+    }
+}
+
+/// Counters of a feed's work.
+public struct FeedStatistics: Sendable {
+    /// Cells laid out in the background (new cells, reloads, width changes).
+    public var cellsLaidOut = 0
+    /// Wall time of the background layout stages, in seconds.
+    public var layoutSeconds = 0.0
+    /// Changes committed on the apply queue.
+    public var commits = 0
+    /// Items inserted and deleted by commits.
+    public var itemsInserted = 0
+    public var itemsDeleted = 0
+    /// Cells that changed height after laying themselves out again.
+    public var cellResizes = 0
+    /// Batch fetches started.
+    public var batchFetches = 0
+
+    /// Cells laid out per second of background layout.
+    public var cellsPerSecond: Double { layoutSeconds > 0 ? Double(cellsLaidOut) / layoutSeconds : 0 }
+}
