@@ -113,11 +113,11 @@ extension FeedNode {
         delegate.feed(self, willBeginBatchFetchWith: BatchFetchContext(feed: self))
     }
 
-    /// A batch fetch ended: the feed may ask for more (on the apply queue).
+    /// A batch fetch ended: the feed may ask for more at the next scroll or commit (as in Texture; asking at
+    /// once would loop forever at the end of the content).
     func batchFetchDidComplete(_ didComplete: Bool) {
         ApplyQueue.main.enqueue {
             self.live.fetching = false
-            self.checkBatchFetch()
         }
     }
 
