@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "WeftLayout"),
         .target(name: "WeftNodes", dependencies: ["WeftLayout"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
-        .target(name: "WeftSamples", dependencies: ["WeftNodes"]),
+        .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
         .executableTarget(
             name: "weft",
             dependencies: [

@@ -34,6 +34,16 @@ public final class NodeStatistics: Sendable {
         public var staleDrops: Int
         /// Layout passes applied on the apply queue.
         public var appliedPasses: Int
+
+        /// The counts between an earlier reading and this one.
+        public func subtracting(_ earlier: Snapshot) -> Snapshot {
+            Snapshot(
+                cacheHits: cacheHits - earlier.cacheHits, cacheMisses: cacheMisses - earlier.cacheMisses,
+                specCalls: specCalls - earlier.specCalls, measurements: measurements - earlier.measurements,
+                insertions: insertions - earlier.insertions, removals: removals - earlier.removals,
+                moves: moves - earlier.moves, staleDrops: staleDrops - earlier.staleDrops,
+                appliedPasses: appliedPasses - earlier.appliedPasses)
+        }
     }
 
     public var snapshot: Snapshot {

@@ -79,6 +79,12 @@ public final class PhotoCellNode: CellNode, @unchecked Sendable {
         photoNode.url = model.photoURL
     }
 
+    /// In a feed, images load when the cell comes near the viewport (Texture's network image nodes load in
+    /// the preload range).
+    public override func didEnterPreloadState() {
+        loadImages()
+    }
+
     /// The reverse-geocoding answer: shows the location and lays the cell out again. MAY be called from any
     /// thread.
     public func setLocation(_ location: String?) {

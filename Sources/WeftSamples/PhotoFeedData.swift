@@ -36,7 +36,8 @@ public struct PhotoFeedData: Sendable {
 
     /// Where post `index` was taken (what reverse geocoding answers later).
     public func location(_ index: Int) -> String {
-        var rng = SplitMix(state: seed &+ UInt64(index) &* 31)
+        var rng = SplitMix(state: (seed &* 0xD1B5_4A32_D192_ED03) ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
+        _ = rng.next()
         return Self.places[Int(rng.next() % UInt64(Self.places.count))]
     }
 

@@ -88,6 +88,6 @@ func readDocument(_ path: String) throws -> String {
     return text
 }
 
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+func printError(_ line: String, newline: Bool = true) {
+    FileHandle.standardError.write(Data((line + (newline ? "\n" : "")).utf8))
 }

@@ -5,7 +5,7 @@ struct WeftCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weft",
         abstract: "Weft: Texture's layout model for Swift, concurrent and fast.",
-        subcommands: [LayoutCommand.self]
+        subcommands: [DemoCommand.self, LayoutCommand.self]
     )
 }
 

@@ -138,3 +138,29 @@ struct DocumentationExampleTests {
         #expect(result.stdout == example.output)
     }
 }
+
+@Suite("weft demo")
+struct DemoTests {
+    /// Every cell ends with five insertions (username, comments, then location, avatar and photo as they
+    /// arrive) and nothing is ever removed or moved: the table must say so.
+    @Test("The demo loads, scrolls to the end and reports")
+    func demo() throws {
+        let result = try Weft.run(["demo", "--cells", "150", "--svg", "/tmp/weft-demo-test.svg"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = result.stdout
+        #expect(out.hasPrefix("weft demo: 150 photo cells, width 375, seed 1"))
+        #expect(out.contains("diffs applied                     750 insertions, 0 removals, 0 moves"), "\(out)")
+        #expect(out.contains("cells laid out in the background  150 in 2 commits"), "\(out)")
+        #expect(out.contains("batch fetches                     1"), "\(out)")
+        #expect(out.contains("first screen written to /tmp/weft-demo-test.svg"))
+        let svg = try String(contentsOfFile: "/tmp/weft-demo-test.svg", encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("photo://0"))
+    }
+
+    @Test("Bad demo options exit with status 2")
+    func badOptions() throws {
+        let result = try Weft.run(["demo", "--cells", "0"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "weft: --cells: expected a number from 1 to 1000000, got 0\n")
+    }
+}
