@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WeftNodes", targets: ["WeftNodes"]),
         .library(name: "WeftFeed", targets: ["WeftFeed"]),
         .library(name: "WeftSamples", targets: ["WeftSamples"]),
+        .library(name: "WeftScenarios", targets: ["WeftScenarios"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
     dependencies: [
@@ -18,6 +19,7 @@ let package = Package(
         .target(name: "WeftNodes", dependencies: ["WeftLayout"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
+        .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed", "WeftSamples"]),
         .executableTarget(
             name: "weft",
             dependencies: [
@@ -25,6 +27,7 @@ let package = Package(
                 "WeftNodes",
                 "WeftFeed",
                 "WeftSamples",
+                "WeftScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -162,6 +162,13 @@ public struct LayoutBuilder: ~Copyable {
         scratch.append(ref)
     }
 
+    /// `size` as a layout would record it: rounded up to the pixel grid, zero where it is not a finite
+    /// number >= 0.
+    @inlinable
+    public func sanitizedSize(_ size: Size) -> Size {
+        sanitized(size)
+    }
+
     @inlinable
     func sanitized(_ size: Size) -> Size {
         let w = size.width.isFinite && size.width >= 0 ? grid.ceil(size.width) : 0

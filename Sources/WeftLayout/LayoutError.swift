@@ -36,6 +36,14 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
         return copy
     }
 
-    /// One line: `path: reason`.
-    public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
+    /// One line: `path: reason`. A path of more than 12 steps shows its first and last five.
+    public var description: String {
+        path.isEmpty ? reason : "\(Self.abbreviated(path)): \(reason)"
+    }
+
+    static func abbreviated(_ path: String) -> String {
+        let steps = path.split(separator: ".", omittingEmptySubsequences: false)
+        guard steps.count > 12 else { return path }
+        return (steps.prefix(5) + ["(\(steps.count - 10) more)"] + steps.suffix(5)).joined(separator: ".")
+    }
 }

@@ -33,23 +33,41 @@ public struct HierarchyDiff: Sendable, Equatable, CustomStringConvertible {
 
     /// The diff from `old` to `new`. Each list holds each node at most once.
     public init(from old: [Node], to new: [Node]) {
+        // The common cases allocate nothing beyond their result.
+        if old.count == new.count && zip(old, new).allSatisfy({ $0 === $1 }) {
+            (removals, insertions, moves) = ([], [], [])
+            return
+        }
+        if old.isEmpty {
+            (removals, insertions, moves) = ([], new.enumerated().map { Insertion(node: $1, index: $0) }, [])
+            return
+        }
+        if new.isEmpty {
+            (removals, insertions, moves) = (old.enumerated().map { Removal(node: $1, index: $0) }, [], [])
+            return
+        }
+        let small = old.count + new.count <= 32
         var oldIndex: [ObjectIdentifier: Int] = [:]
-        oldIndex.reserveCapacity(old.count)
-        for (i, node) in old.enumerated() { oldIndex[ObjectIdentifier(node)] = i }
         var newIndex: [ObjectIdentifier: Int] = [:]
-        newIndex.reserveCapacity(new.count)
-        for (i, node) in new.enumerated() { newIndex[ObjectIdentifier(node)] = i }
-
+        if !small {
+            oldIndex.reserveCapacity(old.count)
+            for (i, node) in old.enumerated() { oldIndex[ObjectIdentifier(node)] = i }
+            newIndex.reserveCapacity(new.count)
+            for (i, node) in new.enumerated() { newIndex[ObjectIdentifier(node)] = i }
+        }
+        func index(of node: Node, in list: [Node], _ map: [ObjectIdentifier: Int]) -> Int? {
+            small ? list.firstIndex { $0 === node } : map[ObjectIdentifier(node)]
+        }
         removals = old.enumerated().compactMap { i, node in
-            newIndex[ObjectIdentifier(node)] == nil ? Removal(node: node, index: i) : nil
+            index(of: node, in: new, newIndex) == nil ? Removal(node: node, index: i) : nil
         }
         insertions = new.enumerated().compactMap { i, node in
-            oldIndex[ObjectIdentifier(node)] == nil ? Insertion(node: node, index: i) : nil
+            index(of: node, in: old, oldIndex) == nil ? Insertion(node: node, index: i) : nil
         }
         // Nodes in both lists, in new order, with their old positions: the longest increasing run of old
         // positions is the longest common subsequence; everything else in common moved.
         let common = new.enumerated().compactMap { j, node -> (to: Int, from: Int)? in
-            oldIndex[ObjectIdentifier(node)].map { (to: j, from: $0) }
+            index(of: node, in: old, oldIndex).map { (to: j, from: $0) }
         }
         let staying = Self.longestIncreasing(common.map(\.from))
         var moves: [Move] = []

@@ -11,7 +11,9 @@ public struct LayoutPass: Sendable {
     struct Update: Sendable {
         let node: Node
         let version: UInt64
-        let layout: Layout
+        /// The node's layout; nil for a leaf (only its size matters).
+        let layout: Layout?
+        let size: Size
         let entries: [FlatEntry]
         let parent: Int
         /// For automatically managed nodes: the subnodes the pass expected and the ones it produces.
@@ -26,7 +28,16 @@ public struct LayoutPass: Sendable {
     let updates: [Update]
 
     /// The root's layout.
-    public var rootLayout: Layout { updates[0].layout }
+    public var rootLayout: Layout {
+        if let layout = updates[0].layout { return layout }
+        var builder = BuilderPool.take(scale: Node.screenScale)
+        let layout = builder.finish(builder.leaf(root, size: updates[0].size))
+        BuilderPool.give(builder)
+        return layout
+    }
+
+    /// The root's size.
+    public var rootSize: Size { updates[0].size }
 
     /// The diffs this pass will apply, per automatically managed node, root first.
     public var diffs: [(node: Node, diff: HierarchyDiff)] {
@@ -35,56 +46,65 @@ public struct LayoutPass: Sendable {
 
     /// Computes the pass for `root` laid out in `range`. MAY run on any thread.
     public static func compute(root: Node, range: SizeRange) throws(HierarchyError) -> LayoutPass {
-        let rootLayout: Layout
-        let version: UInt64
+        let entry: LayoutCache.Entry
         do {
-            (rootLayout, version) = try root.layoutAndVersion(range)
+            entry = try root.rootEntry(range)
         } catch {
             throw .layoutFailed(error)
         }
         var builder = Builder()
-        try builder.visit(root, rootLayout, version: version, parent: -1)
+        try builder.visit(root, entry, parent: -1)
+        try builder.checkEachNodeOnce()
         return LayoutPass(root: root, range: range, updates: builder.updates)
     }
 
     private struct Builder {
         var updates: [Update] = []
-        /// Where each node was found so far in this pass (its parent and the parent's layout), for the
-        /// two-places error; the places are spelled out only when that error happens.
-        var seen: [ObjectIdentifier: (parent: Node, layout: Layout)] = [:]
+        /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places.
+        var placed: [(node: ObjectIdentifier, update: Int)] = []
 
-        mutating func visit(_ node: Node, _ layout: Layout, version: UInt64, parent: Int) throws(HierarchyError) {
-            let entries = layout.flattened()
+        mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int) throws(HierarchyError) {
+            let entries = entry.layout?.flattened() ?? []
             let here = updates.count
             var children: [Node] = []
-            children.reserveCapacity(entries.count)
-            for entry in entries {
-                guard let child = entry.element as? Node else { continue }
-                let key = ObjectIdentifier(child)
-                if let first = seen[key] {
-                    let firstPlace = Self.place(of: child, in: first.parent, first.layout, occurrence: 0)
-                    let secondPlace = Self.place(of: child, in: node, layout, occurrence: first.parent === node ? 1 : 0)
-                    throw .nodeInTwoPlaces(node: child.displayName, first: firstPlace, second: secondPlace)
+            if !entries.isEmpty {
+                children.reserveCapacity(entries.count)
+                for flat in entries {
+                    guard let child = flat.element as? Node else { continue }
+                    children.append(child)
+                    placed.append((ObjectIdentifier(child), here))
                 }
-                seen[key] = (node, layout)
-                children.append(child)
             }
             let managed = node.automaticallyManagesSubnodes
             let old = managed ? node.subnodes : []
             updates.append(Update(
-                node: node, version: version, layout: layout, entries: entries, parent: parent, managed: managed,
-                oldSubnodes: old, newSubnodes: managed ? children : [],
+                node: node, version: entry.version, layout: entry.layout, size: entry.size, entries: entries,
+                parent: parent, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
                 diff: managed ? HierarchyDiff(from: old, to: children) : nil))
-            for entry in entries {
-                guard let child = entry.element as? Node else { continue }
-                let childLayout: Layout
-                let childVersion: UInt64
+            for (flat, child) in zip(entries.lazy.filter { $0.element is Node }, children) {
+                let childEntry: LayoutCache.Entry
                 do {
-                    (childLayout, childVersion) = try child.layoutAndVersion(forApplyingSize: entry.frame.size)
+                    childEntry = try child.entryForApplying(size: flat.frame.size)
                 } catch {
                     throw .layoutFailed(error)
                 }
-                try visit(child, childLayout, version: childVersion, parent: here)
+                try visit(child, childEntry, parent: here)
+            }
+        }
+
+        /// Refuses a node placed twice: in two spots of one layout, or by two parents.
+        func checkEachNodeOnce() throws(HierarchyError) {
+            guard placed.count > 1 else { return }
+            let sorted = placed.sorted { $0.node < $1.node || ($0.node == $1.node && $0.update < $1.update) }
+            for i in 1..<sorted.count where sorted[i].node == sorted[i - 1].node {
+                let first = updates[sorted[i - 1].update]
+                let second = updates[sorted[i].update]
+                guard let child = first.entries.first(where: { ObjectIdentifier($0.element) == sorted[i].node })?.element as? Node,
+                      let firstLayout = first.layout, let secondLayout = second.layout else { continue }
+                let firstPlace = Self.place(of: child, in: first.node, firstLayout, occurrence: 0)
+                let secondPlace = Self.place(of: child, in: second.node, secondLayout,
+                                             occurrence: first.node === second.node ? 1 : 0)
+                throw .nodeInTwoPlaces(node: child.displayName, first: firstPlace, second: secondPlace)
             }
         }
 
@@ -144,9 +164,9 @@ public struct LayoutPass: Sendable {
             let parent = updates[i].node
             for insertion in diff.insertions {
                 if let other = insertion.node.supernode, other !== parent, !leaving.contains(ObjectIdentifier(insertion.node)) {
+                    let place = updates[i].layout.map { Builder.place(of: insertion.node, in: parent, $0) } ?? parent.displayName
                     throw .nodeInTwoPlaces(
-                        node: insertion.node.displayName, first: "a subnode of \(other.displayName)",
-                        second: Builder.place(of: insertion.node, in: parent, updates[i].layout))
+                        node: insertion.node.displayName, first: "a subnode of \(other.displayName)", second: place)
                 }
             }
         }
@@ -176,7 +196,7 @@ public struct LayoutPass: Sendable {
             result.removals += diff.removals.count
             result.moves += diff.moves.count
         }
-        let oldRootSize = skip[0] ? nil : (root.appliedLayout?.size ?? .zero)
+        let oldRootSize = skip[0] ? nil : root.withState { $0.appliedSize }
         // 5. Frames and applied layouts.
         for (i, update) in updates.enumerated() where !skip[i] {
             let node = update.node
@@ -188,13 +208,14 @@ public struct LayoutPass: Sendable {
             }
             node.withState {
                 $0.appliedLayout = update.layout
+                $0.appliedSize = update.size
                 $0.appliedVersion = update.version
-                $0.frame.size = update.layout.size
+                $0.frame.size = update.size
                 $0.lastError = nil
             }
         }
-        if let old = oldRootSize, old != updates[0].layout.size {
-            result.rootSizeChange = (old, updates[0].layout.size)
+        if let old = oldRootSize, old != updates[0].size {
+            result.rootSizeChange = (old, updates[0].size)
         }
         let statistics = NodeStatistics.shared
         statistics.bump(statistics.insertions, by: result.insertions)
@@ -207,33 +228,5 @@ public struct LayoutPass: Sendable {
 
     static func sameNodes(_ a: [Node], _ b: [Node]) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { $0 === $1 }
-    }
-}
-
-extension Node {
-    /// The node's layout for `range` with the version it was computed for.
-    func layoutAndVersion(_ range: SizeRange) throws(LayoutError) -> (Layout, UInt64) {
-        if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
-        var builder = LayoutBuilder(scale: Node.screenScale)
-        let entry: LayoutCache.Entry
-        do {
-            entry = try cachedOrComputedLayout(range, parentSize: range.max, in: &builder)
-        } catch {
-            throw error.within("root")
-        }
-        if let layout = entry.layout { return (layout, entry.version) }
-        builder.reset()
-        return (builder.finish(builder.leaf(self, size: entry.size)), entry.version)
-    }
-
-    /// The layout to apply when a parent placed this node at `size`, with its version.
-    func layoutAndVersion(forApplyingSize size: Size) throws(LayoutError) -> (Layout, UInt64) {
-        let scale = Node.screenScale
-        if let entry = withState({ $0.cache.lookup(size: size, scale: scale, version: $0.version) }) {
-            if let layout = entry.layout { return (layout, entry.version) }
-            var builder = LayoutBuilder(scale: scale)
-            return (builder.finish(builder.leaf(self, size: entry.size)), entry.version)
-        }
-        return try layoutAndVersion(SizeRange(exactly: size))
     }
 }

@@ -9,24 +9,71 @@ extension Node {
         return builder.leaf(self, size: entry.size)
     }
 
-    /// The node's own layout for `range`: the node at the root, its spec's layout below. Computed at most once
-    /// per size range and version (later calls hit the cache). MAY run on any thread.
+    /// The node's own layout for `range`: the node at the root, its spec's layout below (a leaf's layout has
+    /// no sublayouts). Computed at most once per size range and version: later calls hit the cache. MAY run
+    /// on any thread.
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
-        try layoutAndVersion(range).0
+        let entry = try rootEntry(range)
+        if let layout = entry.layout { return layout }
+        var builder = BuilderPool.take(scale: entry.scale)
+        let layout = builder.finish(builder.leaf(self, size: entry.size))
+        BuilderPool.give(builder)
+        return layout
+    }
+
+    /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing.
+    func rootEntry(_ range: SizeRange) throws(LayoutError) -> LayoutCache.Entry {
+        let scale = Node.screenScale
+        if let hit = cachedEntry(range, parentSize: range.max, scale: scale) {
+            NodeStatistics.shared.bump(NodeStatistics.shared.cacheHits)
+            return hit
+        }
+        if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
+        var builder = BuilderPool.take(scale: scale)
+        let result: Result<LayoutCache.Entry, LayoutError>
+        do {
+            result = .success(try computeLayout(range, parentSize: range.max, in: &builder))
+        } catch {
+            result = .failure(error.within("root"))
+        }
+        BuilderPool.give(builder)
+        return try result.get()
+    }
+
+    /// The cache entry a parent placed at `size` used: the cached one of that size for the current version
+    /// if there is one, otherwise one computed for exactly that size (as Texture does).
+    func entryForApplying(size: Size) throws(LayoutError) -> LayoutCache.Entry {
+        let scale = Node.screenScale
+        if let entry = withState({ $0.cache.lookup(size: size, scale: scale, version: $0.version) }) {
+            return entry
+        }
+        return try rootEntry(SizeRange(exactly: size))
+    }
+
+    /// The cached entry for `range` under `parentSize`, if any (no validation: an invalid style misses).
+    @inline(__always)
+    func cachedEntry(_ range: SizeRange, parentSize: Size, scale: Double) -> LayoutCache.Entry? {
+        withState { state in
+            let resolved = state.style.hasAutoSize
+                ? range : range.intersection(state.style.resolvedRange(parentSize: parentSize))
+            return state.cache.lookup(resolved, scale: scale, version: state.version)
+        }
     }
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
-        let scale = builder.grid.scale
-        let (style, version, cached) = withState { state in
-            (state.style, state.version, state.cache.lookup(
-                Self.resolvedRange(state.style, range, parentSize), scale: scale, version: state.version))
+        if let hit = cachedEntry(range, parentSize: parentSize, scale: builder.grid.scale) {
+            NodeStatistics.shared.bump(NodeStatistics.shared.cacheHits)
+            return hit
         }
+        return try computeLayout(range, parentSize: parentSize, in: &builder)
+    }
+
+    /// Computes the layout (the cache missed) and stores it.
+    func computeLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
         let statistics = NodeStatistics.shared
-        if let cached {
-            statistics.bump(statistics.cacheHits)
-            return cached
-        }
         statistics.bump(statistics.cacheMisses)
+        let scale = builder.grid.scale
+        let (style, version) = withState { ($0.style, $0.version) }
         let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
         let entry: LayoutCache.Entry
         statistics.bump(statistics.specCalls)
@@ -47,17 +94,13 @@ extension Node {
         } else {
             statistics.bump(statistics.measurements)
             let measured = calculateSizeThatFits(resolved.max)
-            entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: resolved.clamp(measured), layout: nil)
+            let size = builder.sanitizedSize(resolved.clamp(measured))
+            entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil)
         }
         withState { state in
             // A newer version may exist by now; the entry is then simply never looked up.
             state.cache.store(entry)
         }
         return entry
-    }
-
-    /// The style's range (no validation: invalid styles miss the cache and fail in `resolve`).
-    static func resolvedRange(_ style: LayoutStyle, _ range: SizeRange, _ parentSize: Size) -> SizeRange {
-        style.hasAutoSize ? range : range.intersection(style.resolvedRange(parentSize: parentSize))
     }
 }

@@ -36,6 +36,7 @@ open class Node: LayoutElement, @unchecked Sendable {
         weak var supernode: Node?
         var frame = Rect(x: 0, y: 0, width: 0, height: 0)
         var appliedLayout: Layout?
+        var appliedSize = Size.zero
         var appliedVersion: UInt64 = 0
         var lastDiff: HierarchyDiff?
         var lastError: (any Error & Sendable)?

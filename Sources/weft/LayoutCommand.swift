@@ -46,15 +46,43 @@ struct LayoutCommand: ParsableCommand {
                 throw InputError(description: "--min/--max: \(error.reason)")
             }
             let text = try readDocument(file)
-            do throws(LayoutError) {
-                let document = try LayoutDecoder.withNodes().decode(text)
-                let layout = try Layout.compute(document.root, in: range, scale: scaleValue)
-                print(outputFormat.render(layout), terminator: "")
-            } catch {
-                throw InputError(description: error.description)
+            // Decoding and layout recurse once per element level: give them a thread with room for the
+            // deepest document the decoder accepts.
+            let output = onLargeStack(LayoutDecoder.recommendedStackSize) { () -> Result<String, LayoutError> in
+                do throws(LayoutError) {
+                    let document = try LayoutDecoder.withNodes().decode(text)
+                    let layout = try Layout.compute(document.root, in: range, scale: scaleValue)
+                    return .success(outputFormat.render(layout))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch output {
+            case .success(let rendered): print(rendered, terminator: "")
+            case .failure(let error): throw InputError(description: error.description)
             }
         }
     }
+}
+
+/// Runs `body` on a new thread with a `stackSize`-byte stack and returns its result.
+func onLargeStack<T: Sendable>(_ stackSize: Int, _ body: @escaping @Sendable () -> Result<T, LayoutError>) -> Result<T, LayoutError> {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        box.value = body()
+        done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    done.wait()
+    return box.value
+}
+
+/// A result handed from a thread to the one waiting for it.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    // @unchecked: written by the thread before it signals, read after the wait.
+    var value: Result<T, LayoutError> = .failure(LayoutError("the layout thread did not finish"))
 }
 
 /// Parses `WxH`, where each side is a number of points >= 0 or `inf`.

@@ -5,7 +5,7 @@ struct WeftCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weft",
         abstract: "Weft: Texture's layout model for Swift, concurrent and fast.",
-        subcommands: [DemoCommand.self, LayoutCommand.self]
+        subcommands: [DemoCommand.self, BenchCommand.self, LayoutCommand.self]
     )
 }
 

@@ -92,6 +92,7 @@ public struct JSONParser {
                     column += 1
                 }
             }
+            if reason.hasPrefix("malformed JSON at ") { return LayoutError(reason, kind: .malformed) }
             return LayoutError("malformed JSON at line \(line), column \(column): \(reason)", kind: .malformed)
         }
 
@@ -114,101 +115,158 @@ public struct JSONParser {
             return "byte 0x\(String(byte, radix: 16))"
         }
 
+        /// An open container while parsing: its values so far and, for an object, the member awaiting a value.
+        private enum Open {
+            case array([JSONValue])
+            case object(JSONObject, key: String, keyOffset: Int)
+        }
+
+        /// Parses one value without recursion (an explicit stack of open containers), so that nesting depth is
+        /// bounded by `maxDepth`, not by the thread's stack.
         mutating func value(depth: Int) throws(LayoutError) -> JSONValue {
-            guard depth < maxDepth else {
-                var error = failure("nesting deeper than \(maxDepth) levels")
-                error.kind = .limit
-                throw error
-            }
-            guard let byte = current else { throw failure("expected a value, found \(found)") }
-            switch byte {
-            case UInt8(ascii: "{"): return try object(depth: depth)
-            case UInt8(ascii: "["): return try array(depth: depth)
-            case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): return try literal("true", .bool(true))
-            case UInt8(ascii: "f"): return try literal("false", .bool(false))
-            case UInt8(ascii: "n"): return try literal("null", .null)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-            default: throw failure("expected a value, found \(found)")
+            var stack: [Open] = []
+            while true {
+                // Parse a value: a scalar, or the start of a container.
+                skipSpace()
+                guard let byte = current else { throw failure(stack, "expected a value, found \(found)") }
+                var value: JSONValue
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard stack.count < maxDepth else {
+                        var error = failure(stack, "nesting deeper than \(maxDepth) levels")
+                        error.kind = .limit
+                        throw error
+                    }
+                    offset += 1
+                    skipSpace()
+                    if byte == UInt8(ascii: "[") {
+                        if current == UInt8(ascii: "]") {
+                            offset += 1
+                            value = .array([])
+                        } else {
+                            stack.append(.array([]))
+                            continue
+                        }
+                    } else {
+                        if current == UInt8(ascii: "}") {
+                            offset += 1
+                            value = .object(JSONObject())
+                        } else {
+                            let (key, keyOffset) = try memberName(stack)
+                            stack.append(.object(JSONObject(), key: key, keyOffset: keyOffset))
+                            continue
+                        }
+                    }
+                case UInt8(ascii: "\""): value = .string(try string(stack))
+                case UInt8(ascii: "t"): value = try literal("true", .bool(true), stack)
+                case UInt8(ascii: "f"): value = try literal("false", .bool(false), stack)
+                case UInt8(ascii: "n"): value = try literal("null", .null, stack)
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try number(stack))
+                default: throw failure(stack, "expected a value, found \(found)")
+                }
+                // Hand the value to the containers it completes.
+                while true {
+                    guard let top = stack.popLast() else { return value }
+                    skipSpace()
+                    switch top {
+                    case .array(var values):
+                        values.append(value)
+                        if current == UInt8(ascii: ",") {
+                            offset += 1
+                            stack.append(.array(values))
+                        } else if current == UInt8(ascii: "]") {
+                            offset += 1
+                            value = .array(values)
+                            continue
+                        } else {
+                            stack.append(.array(values))
+                            throw failure(stack, "expected ',' or ']' after an element, found \(found)", inside: true)
+                        }
+                    case .object(var object, let key, let keyOffset):
+                        if !object.insert(key, value) {
+                            offset = keyOffset
+                            stack.append(.object(object, key: key, keyOffset: keyOffset))
+                            throw failure(stack, "duplicate member \"\(key)\"", inside: true)
+                        }
+                        if current == UInt8(ascii: ",") {
+                            offset += 1
+                            skipSpace()
+                            stack.append(.object(object, key: key, keyOffset: keyOffset))
+                            let (next, nextOffset) = try memberName(stack, replacingTop: true)
+                            stack[stack.count - 1] = .object(object, key: next, keyOffset: nextOffset)
+                        } else if current == UInt8(ascii: "}") {
+                            offset += 1
+                            value = .object(object)
+                            continue
+                        } else {
+                            stack.append(.object(object, key: key, keyOffset: keyOffset))
+                            throw failure(stack, "expected ',' or '}' after a member, found \(found)", inside: true)
+                        }
+                    }
+                    break
+                }
             }
         }
 
-        mutating func literal(_ word: StaticString, _ value: JSONValue) throws(LayoutError) -> JSONValue {
+        /// `"name" :` at the cursor.
+        private mutating func memberName(_ stack: [Open], replacingTop: Bool = false) throws(LayoutError) -> (String, Int) {
+            guard current == UInt8(ascii: "\"") else {
+                throw failure(stack, "expected a member name in quotes, found \(found)", inside: replacingTop)
+            }
+            let keyOffset = offset
+            let key = try string(stack)
+            skipSpace()
+            guard current == UInt8(ascii: ":") else {
+                throw failure(stack, "expected ':' after the member name, found \(found)", inside: replacingTop)
+            }
+            offset += 1
+            return (key, keyOffset)
+        }
+
+        /// An error at the cursor, with the path of the open containers. `inside`: the innermost container's
+        /// pending member (or next element) is not yet part of the path.
+        private func failure(_ stack: [Open], _ reason: String, inside: Bool = false) -> LayoutError {
+            var error = failure(reason)
+            var path = ""
+            for (i, open) in stack.enumerated() {
+                let innermost = i == stack.count - 1
+                switch open {
+                case .array(let values):
+                    if !(innermost && inside) { path += "[\(values.count)]" }
+                case .object(_, let key, _):
+                    if !(innermost && inside) { path += "." + key }
+                }
+            }
+            if path.hasPrefix(".") { path.removeFirst() }
+            if !path.isEmpty { error = error.within(path) }
+            return error
+        }
+
+        private mutating func literal(_ word: StaticString, _ value: JSONValue, _ stack: [Open]) throws(LayoutError) -> JSONValue {
             let count = word.utf8CodeUnitCount
             let text = word.utf8Start
             for i in 0..<count {
                 guard offset + i < bytes.count, bytes[offset + i] == text[i] else {
-                    throw failure("expected a value, found \(found)")
+                    throw failure(stack, "expected a value, found \(found)")
                 }
             }
             offset += count
             return value
         }
 
-        mutating func object(depth: Int) throws(LayoutError) -> JSONValue {
-            offset += 1
-            var object = JSONObject()
-            skipSpace()
-            if current == UInt8(ascii: "}") {
-                offset += 1
-                return .object(object)
-            }
-            while true {
-                skipSpace()
-                guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes, found \(found)") }
-                let keyStart = offset
-                let key = try string()
-                skipSpace()
-                try expect(UInt8(ascii: ":"), "':' after the member name")
-                skipSpace()
-                let value: JSONValue
-                do {
-                    value = try self.value(depth: depth + 1)
-                } catch {
-                    throw error.within(key)
-                }
-                if !object.insert(key, value) {
-                    offset = keyStart
-                    throw failure("duplicate member \"\(key)\"")
-                }
-                skipSpace()
-                if current == UInt8(ascii: ",") {
-                    offset += 1
-                    continue
-                }
-                if current == UInt8(ascii: "}") {
-                    offset += 1
-                    return .object(object)
-                }
-                throw failure("expected ',' or '}' after a member, found \(found)")
+        private mutating func number(_ stack: [Open]) throws(LayoutError) -> Double {
+            do {
+                return try number()
+            } catch {
+                throw failure(stack, error.reason)
             }
         }
 
-        mutating func array(depth: Int) throws(LayoutError) -> JSONValue {
-            offset += 1
-            var values: [JSONValue] = []
-            skipSpace()
-            if current == UInt8(ascii: "]") {
-                offset += 1
-                return .array(values)
-            }
-            while true {
-                skipSpace()
-                do {
-                    values.append(try value(depth: depth + 1))
-                } catch {
-                    throw error.within("[\(values.count)]")
-                }
-                skipSpace()
-                if current == UInt8(ascii: ",") {
-                    offset += 1
-                    continue
-                }
-                if current == UInt8(ascii: "]") {
-                    offset += 1
-                    return .array(values)
-                }
-                throw failure("expected ',' or ']' after an element, found \(found)")
+        private mutating func string(_ stack: [Open]) throws(LayoutError) -> String {
+            do {
+                return try string()
+            } catch {
+                throw failure(stack, error.reason)
             }
         }
 

@@ -1,76 +1,115 @@
 extension LayoutDecoder {
-    /// Decodes the members particular to each spec type.
+    /// Decodes the members particular to each spec type (one small function each, so that a level of
+    /// nesting costs little stack).
     func spec(
         _ type: String, _ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State
     ) throws(LayoutError) -> any LayoutElement {
-        let style = common.style
-        let id = common.identifier
         switch type {
-        case "stack":
-            var options = StackOptions()
-            options.direction = try m.choice("direction", StackDirection.self) ?? options.direction
-            options.spacing = try m.number("spacing") ?? 0
-            options.justifyContent = try m.choice("justifyContent", JustifyContent.self) ?? options.justifyContent
-            options.alignItems = try m.choice("alignItems", AlignItems.self) ?? options.alignItems
-            options.flexWrap = try m.choice("flexWrap", FlexWrap.self) ?? options.flexWrap
-            options.alignContent = try m.choice("alignContent", AlignContent.self) ?? options.alignContent
-            options.lineSpacing = try m.number("lineSpacing") ?? 0
-            let horizontal = try m.choice("horizontalAlignment", HorizontalAlignment.self) ?? HorizontalAlignment.none
-            let vertical = try m.choice("verticalAlignment", VerticalAlignment.self) ?? VerticalAlignment.none
-            let children = try children(&m, depth: depth, state: &state)
-            return StackSpec(options, horizontalAlignment: horizontal, verticalAlignment: vertical,
-                             children: children, style: style, identifier: id)
-        case "inset":
-            let insets = try decodeInsets(m.required("insets", for: "an inset"), path: m.path("insets"))
-            let child = try child("child", of: "an inset", &m, depth: depth, state: &state)
-            return InsetSpec(insets: insets, child: child, style: style, identifier: id)
-        case "overlay":
-            let child = try child("child", of: "an overlay", &m, depth: depth, state: &state)
-            let overlay = try self.child("overlay", of: "an overlay", &m, depth: depth, state: &state)
-            return OverlaySpec(child: child, overlay: overlay, style: style, identifier: id)
-        case "background":
-            let child = try child("child", of: "a background", &m, depth: depth, state: &state)
-            let background = try self.child("background", of: "a background", &m, depth: depth, state: &state)
-            return BackgroundSpec(child: child, background: background, style: style, identifier: id)
-        case "center":
-            let centering = try m.choice("centering", CenteringName.self) ?? .xy
-            let sizing = try m.choice("sizing", CenterSizingName.self) ?? .default
-            let child = try child("child", of: "a center", &m, depth: depth, state: &state)
-            return CenterSpec(centering: centering.options, sizing: sizing.options, child: child, style: style, identifier: id)
-        case "relative":
-            let horizontal = try m.choice("horizontalPosition", RelativeSpec.Position.self) ?? RelativeSpec.Position.none
-            let vertical = try m.choice("verticalPosition", RelativeSpec.Position.self) ?? RelativeSpec.Position.none
-            let sizing = try m.choice("sizing", RelativeSizingName.self) ?? .default
-            let child = try child("child", of: "a relative", &m, depth: depth, state: &state)
-            return RelativeSpec(horizontalPosition: horizontal, verticalPosition: vertical, sizing: sizing.options,
-                                child: child, style: style, identifier: id)
-        case "ratio":
-            let ratio = try MemberReader.number(m.required("ratio", for: "a ratio"), path: m.path("ratio"))
-            guard ratio > 0 else {
-                throw LayoutError("expected a ratio > 0, got \(formatPoints(ratio))", path: m.path("ratio"))
-            }
-            let child = try child("child", of: "a ratio", &m, depth: depth, state: &state)
-            return RatioSpec(ratio: ratio, child: child, style: style, identifier: id)
-        case "absolute":
-            let sizing = try m.choice("sizing", AbsoluteSpec.Sizing.self) ?? .default
-            let children = try children(&m, depth: depth, state: &state)
-            return AbsoluteSpec(sizing: sizing, children: children, style: style, identifier: id)
-        case "wrapper":
-            let children = try children(&m, depth: depth, state: &state)
-            return WrapperSpec(children, style: style, identifier: id)
-        case "corner":
-            guard let location = try m.choice("location", CornerSpec.Location.self) else {
-                throw LayoutError("missing; a corner needs \"location\"", path: m.path("location"))
-            }
-            let offset = try m.pair("offset", nonNegative: false).map { Point(x: $0.0, y: $0.1) } ?? .zero
-            let wraps = try m.bool("wrapsCorner") ?? false
-            let child = try child("child", of: "a corner", &m, depth: depth, state: &state)
-            let corner = try self.child("corner", of: "a corner", &m, depth: depth, state: &state)
-            return CornerSpec(child: child, corner: corner, location: location, offset: offset, wrapsCorner: wraps,
-                              style: style, identifier: id)
-        default:
-            return Spacer(style: style, identifier: id)
+        case "stack": return try stack(&m, common, depth: depth, state: &state)
+        case "inset": return try inset(&m, common, depth: depth, state: &state)
+        case "overlay": return try overlay(&m, common, depth: depth, state: &state)
+        case "background": return try background(&m, common, depth: depth, state: &state)
+        case "center": return try center(&m, common, depth: depth, state: &state)
+        case "relative": return try relative(&m, common, depth: depth, state: &state)
+        case "ratio": return try ratio(&m, common, depth: depth, state: &state)
+        case "absolute": return try absolute(&m, common, depth: depth, state: &state)
+        case "wrapper": return try wrapper(&m, common, depth: depth, state: &state)
+        case "corner": return try corner(&m, common, depth: depth, state: &state)
+        default: return Spacer(style: common.style, identifier: common.identifier)
         }
+    }
+
+    @inline(never)
+    func stack(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        var options = StackOptions()
+        options.direction = try m.choice("direction", StackDirection.self) ?? options.direction
+        options.spacing = try m.number("spacing") ?? 0
+        options.justifyContent = try m.choice("justifyContent", JustifyContent.self) ?? options.justifyContent
+        options.alignItems = try m.choice("alignItems", AlignItems.self) ?? options.alignItems
+        options.flexWrap = try m.choice("flexWrap", FlexWrap.self) ?? options.flexWrap
+        options.alignContent = try m.choice("alignContent", AlignContent.self) ?? options.alignContent
+        options.lineSpacing = try m.number("lineSpacing") ?? 0
+        let horizontal = try m.choice("horizontalAlignment", HorizontalAlignment.self) ?? HorizontalAlignment.none
+        let vertical = try m.choice("verticalAlignment", VerticalAlignment.self) ?? VerticalAlignment.none
+        let children = try children(&m, depth: depth, state: &state)
+        return StackSpec(options, horizontalAlignment: horizontal, verticalAlignment: vertical,
+                         children: children, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func inset(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let insets = try decodeInsets(m.required("insets", for: "an inset"), path: m.path("insets"))
+        let child = try child("child", of: "an inset", &m, depth: depth, state: &state)
+        return InsetSpec(insets: insets, child: child, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func overlay(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let child = try child("child", of: "an overlay", &m, depth: depth, state: &state)
+        let overlay = try self.child("overlay", of: "an overlay", &m, depth: depth, state: &state)
+        return OverlaySpec(child: child, overlay: overlay, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func background(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let child = try child("child", of: "a background", &m, depth: depth, state: &state)
+        let background = try self.child("background", of: "a background", &m, depth: depth, state: &state)
+        return BackgroundSpec(child: child, background: background, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func center(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let centering = try m.choice("centering", CenteringName.self) ?? .xy
+        let sizing = try m.choice("sizing", CenterSizingName.self) ?? .default
+        let child = try child("child", of: "a center", &m, depth: depth, state: &state)
+        return CenterSpec(centering: centering.options, sizing: sizing.options, child: child,
+                          style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func relative(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let horizontal = try m.choice("horizontalPosition", RelativeSpec.Position.self) ?? RelativeSpec.Position.none
+        let vertical = try m.choice("verticalPosition", RelativeSpec.Position.self) ?? RelativeSpec.Position.none
+        let sizing = try m.choice("sizing", RelativeSizingName.self) ?? .default
+        let child = try child("child", of: "a relative", &m, depth: depth, state: &state)
+        return RelativeSpec(horizontalPosition: horizontal, verticalPosition: vertical, sizing: sizing.options,
+                            child: child, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func ratio(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let ratio = try MemberReader.number(m.required("ratio", for: "a ratio"), path: m.path("ratio"))
+        guard ratio > 0 else {
+            throw LayoutError("expected a ratio > 0, got \(formatPoints(ratio))", path: m.path("ratio"))
+        }
+        let child = try child("child", of: "a ratio", &m, depth: depth, state: &state)
+        return RatioSpec(ratio: ratio, child: child, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func absolute(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let sizing = try m.choice("sizing", AbsoluteSpec.Sizing.self) ?? .default
+        let children = try children(&m, depth: depth, state: &state)
+        return AbsoluteSpec(sizing: sizing, children: children, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func wrapper(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        let children = try children(&m, depth: depth, state: &state)
+        return WrapperSpec(children, style: common.style, identifier: common.identifier)
+    }
+
+    @inline(never)
+    func corner(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+        guard let location = try m.choice("location", CornerSpec.Location.self) else {
+            throw LayoutError("missing; a corner needs \"location\"", path: m.path("location"))
+        }
+        let offset = try m.pair("offset", nonNegative: false).map { Point(x: $0.0, y: $0.1) } ?? .zero
+        let wraps = try m.bool("wrapsCorner") ?? false
+        let child = try child("child", of: "a corner", &m, depth: depth, state: &state)
+        let corner = try self.child("corner", of: "a corner", &m, depth: depth, state: &state)
+        return CornerSpec(child: child, corner: corner, location: location, offset: offset, wrapsCorner: wraps,
+                          style: common.style, identifier: common.identifier)
     }
 
     /// `insets`: one number for all edges, or an object of `top`, `left`, `bottom`, `right` (each a number or

@@ -78,12 +78,16 @@ struct StackPass {
                 stretchMin = own.min.cross(direction)
                 stretchMax = own.max.cross(direction)
             }
+            // Only baseline-aligned children need their baselines (a vertical stack finds its own by asking
+            // its first or last child, so asking every child would make deep nesting quadratic).
+            let baselineAligned = alignment == .baselineFirst || alignment == .baselineLast
             let item = StackItem(
                 ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
                 flexBasis: style.flexBasis, alignment: alignment,
                 spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
                 stretchCrossMin: stretchMin, stretchCrossMax: stretchMax,
-                ascender: child.baselineAscender, descender: child.baselineDescender)
+                ascender: baselineAligned ? child.baselineAscender : 0,
+                descender: baselineAligned ? child.baselineDescender : 0)
             if item.isFlexibleBothWays { flexibleBothWays += 1 }
             builder.stackItems.append(item)
         }

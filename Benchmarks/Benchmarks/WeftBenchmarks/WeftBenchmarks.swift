@@ -1,0 +1,171 @@
+import Benchmark
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+import WeftFeed
+import WeftLayout
+import WeftNodes
+import WeftScenarios
+
+// Scenarios of issue 5, over the trees of WeftScenarios (the same ones `weft bench` and the peers use).
+// With `scalingFactor: .kilo` every figure is per inner iteration: per cell, or per node where the scenario
+// says so. Trees are built before `startMeasurement()` unless the scenario says otherwise.
+
+let timeAndMallocs: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident]
+
+nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: timeAndMallocs,
+        timeUnits: .nanoseconds,
+        warmupIterations: 1,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2),
+        maxIterations: 20,
+        thresholds: [
+            // Time on a shared 2-core machine is noisy: only large regressions fail.
+            .wallClock: BenchmarkThresholds(relative: [.p50: 35.0]),
+            // Allocation counts are exact: they may not grow.
+            .mallocCountTotal: BenchmarkThresholds(relative: [.p50: 1.0], absolute: [.p50: 2]),
+        ]
+    )
+
+    // 1. Photo cell, cold: each cell laid out alone at width 375, unbounded height.
+    for cells in [1000, 10_000] {
+        let scale: BenchmarkScalingFactor = cells == 1000 ? .kilo : .kilo
+        Benchmark("1 photo cell cold, spec tree (\(cells) cells), per cell",
+                  configuration: .init(scalingFactor: scale, maxIterations: cells == 1000 ? 20 : 4)) { benchmark in
+            let repeats = cells / 1000
+            let trees = (0..<cells).map { _ in BenchmarkCell.specTree() }
+            var builder = LayoutBuilder()
+            benchmark.startMeasurement()
+            for r in 0..<repeats {
+                for i in benchmark.scaledIterations {
+                    blackHole(try Layout.compute(trees[r * 1000 + i], in: BenchmarkCell.range, using: &builder))
+                }
+            }
+        }
+        Benchmark("1 photo cell cold, node tree with ASM (\(cells) cells), per cell",
+                  configuration: .init(scalingFactor: scale, maxIterations: cells == 1000 ? 20 : 4)) { benchmark in
+            let repeats = cells / 1000
+            let nodes = (0..<cells).map { _ in BenchmarkCellNode() }
+            benchmark.startMeasurement()
+            for r in 0..<repeats {
+                for i in benchmark.scaledIterations {
+                    blackHole(try LayoutPass.compute(root: nodes[r * 1000 + i], range: BenchmarkCell.range))
+                }
+            }
+        }
+    }
+
+    // 2. The hand-written layout of the same cell: the speed limit.
+    Benchmark("2 photo cell, hand-written, per cell", configuration: .init(scalingFactor: .mega)) { benchmark in
+        let frames = UnsafeMutablePointer<Rect>.allocate(capacity: 12)
+        frames.initialize(repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: 12)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            BenchmarkCell.handLayout(width: 375, into: frames)
+            blackHole(frames[0])
+        }
+        benchmark.stopMeasurement()
+        frames.deallocate()
+    }
+
+    // 3. Relayout of 1,000 laid-out cells, unchanged (cache hits).
+    Benchmark("3 relayout unchanged (cache hits), per cell") { benchmark in
+        let nodes = try Scenarios.laidOutCells(1000)
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            blackHole(try nodes[i].layoutThatFits(BenchmarkCell.range))
+        }
+    }
+
+    // 4. Relayout after one leaf changed size, in one cell and in every cell.
+    for every in [false, true] {
+        Benchmark("4 relayout after a leaf changed in \(every ? "every cell" : "one cell"), per cell") { benchmark in
+            let nodes = try Scenarios.laidOutCells(1000)
+            for node in every ? nodes : [nodes[500]] {
+                node.location.style = LayoutStyle(preferredSize: Size(100, 15))
+                node.location.setNeedsLayout()
+            }
+            benchmark.startMeasurement()
+            for i in benchmark.scaledIterations {
+                blackHole(try nodes[i].layoutThatFits(BenchmarkCell.range))
+            }
+        }
+    }
+
+    // 5. Wide, deep and huge nested trees, per node.
+    for which in ["wide", "deep", "huge"] {
+        Benchmark("5 \(which), per node", configuration: .init(scalingFactor: .one, maxIterations: 20)) { benchmark in
+            let (tree, range): (any LayoutElement, SizeRange) = switch which {
+            case "wide": { let (row, range) = StressTrees.wide(); return (row, range) }()
+            case "deep": StressTrees.deep()
+            default: StressTrees.hugeNested()
+            }
+            var builder = LayoutBuilder()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try Layout.compute(tree, in: range, using: &builder))
+            }
+        }
+    }
+
+    // 6. Parallel feed layout: 10,000 photo cells on one thread and on all cores (node trees, a layout pass
+    //    each). Compare the two results' wall clock for the speedup.
+    for threads in [1, 0] {
+        Benchmark("6 feed layout of 10,000 cells on \(threads == 1 ? "1 thread" : "all cores"), per cell",
+                  configuration: .init(scalingFactor: .one, maxIterations: 6)) { benchmark in
+            let nodes = (0..<10_000).map { _ in BenchmarkCellNode() }
+            let lanes = threads == 1 ? 1 : activeCores() * 8
+            benchmark.startMeasurement()
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                var i = lane
+                while i < nodes.count {
+                    blackHole(try? LayoutPass.compute(root: nodes[i], range: BenchmarkCell.range))
+                    i += lanes
+                }
+            }
+        }
+    }
+
+    // 7. Batch update: insert 100 cells into a 10,000-cell feed. The figure to read is the commit's time on
+    //    the apply queue (printed by `weft bench`); this measures the whole update from call to commit.
+    Benchmark("7 batch insert of 100 cells into 10,000, call to commit", configuration: .init(scalingFactor: .one, maxIterations: 10)) { benchmark in
+        _ = try Scenarios.batchInsert(existing: 10_000, inserted: 100, repetitions: 1)
+    }
+
+    // 8. Automatic subnode management: one cell whose spec gains and loses children each time; diff and apply.
+    Benchmark("8 ASM: a cell gaining and losing children, diff and apply, per pass") { benchmark in
+        let cell = TogglingCell()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            cell.toggle()
+            let pass = try LayoutPass.compute(root: cell, range: BenchmarkCell.range)
+            try ApplyQueue.main.sync { try pass.apply() }
+        }
+    }
+}
+
+/// A benchmark cell that alternately shows and hides its location and comments.
+final class TogglingCell: CellNode, @unchecked Sendable {
+    let base = BenchmarkCellNode()
+    private let shown = Atomic<Bool>(true)
+
+    func toggle() {
+        _ = shown.logicalXor(true, ordering: .relaxed)
+        setNeedsLayout()  // no constrained range: only bumps the version, the benchmark runs the pass itself
+    }
+
+    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+        let full = shown.load(ordering: .relaxed)
+        return BenchmarkCell.spec(
+            avatar: base.avatar, username: base.username, location: full ? base.location : Spacer(),
+            photo: base.photo, comments: full ? base.comments : Spacer())
+    }
+}
+
+func activeCores() -> Int {
+    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}

@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+// The benchmarks live in their own package so that the core's dependency graph (and `swift test`) stays light.
+import PackageDescription
+
+let package = Package(
+    name: "WeftBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Weft", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "WeftBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "WeftLayout", package: "Weft"),
+                .product(name: "WeftNodes", package: "Weft"),
+                .product(name: "WeftFeed", package: "Weft"),
+                .product(name: "WeftScenarios", package: "Weft"),
+            ],
+            path: "Benchmarks/WeftBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

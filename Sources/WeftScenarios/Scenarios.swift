@@ -1,0 +1,227 @@
+import Dispatch
+import WeftFeed
+import WeftLayout
+import WeftNodes
+
+/// One measured scenario: its name, the unit its per-item time is given in, and its timings.
+public struct ScenarioResult: Sendable {
+    public var id: String
+    public var name: String
+    /// What one item is ("cell", "node").
+    public var unit: String
+    /// Items per run.
+    public var items: Int
+    /// Seconds per run, one entry per repetition.
+    public var runs: [Double]
+    /// A figure the scenario reports beside its time (the speedup, a commit time...).
+    public var extra: [String: Double] = [:]
+
+    public var median: Double {
+        let sorted = runs.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// Seconds per item (median run).
+    public var perItem: Double { median / Double(max(items, 1)) }
+}
+
+/// Times `body` `repetitions` times after one warm-up, each time after `setup` (not timed).
+public func measure<State>(
+    repetitions: Int, setup: () throws -> State, _ body: (inout State) throws -> Void
+) rethrows -> [Double] {
+    var state = try setup()
+    try body(&state)
+    var runs: [Double] = []
+    for _ in 0..<repetitions {
+        var state = try setup()
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body(&state)
+        runs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        withExtendedLifetime(state) {}
+    }
+    return runs
+}
+
+/// The scenarios of `weft bench` and of the Benchmarks package, over identical trees.
+public enum Scenarios {
+    /// 1: the photo cell laid out cold, each cell alone, as a bare spec tree.
+    public static func coldSpec(cells: Int, repetitions: Int) throws -> ScenarioResult {
+        var builder = LayoutBuilder()
+        let runs = try measure(repetitions: repetitions, setup: { (0..<cells).map { _ in BenchmarkCell.specTree() } }) { trees in
+            for tree in trees {
+                let layout = try Layout.compute(tree, in: BenchmarkCell.range, using: &builder)
+                precondition(layout.size == BenchmarkCell.expectedSize, "the benchmark cell came out \(layout.size)")
+            }
+        }
+        return ScenarioResult(id: "1-spec-\(cells)", name: "photo cell cold, spec tree, \(cells) cells", unit: "cell", items: cells, runs: runs)
+    }
+
+    /// 1: the photo cell laid out cold as a node tree with automatic subnode management: the spec is built by
+    /// `layoutSpecThatFits`, and the layout pass computes the cell's subnodes and their diff.
+    public static func coldNodes(cells: Int, repetitions: Int) throws -> ScenarioResult {
+        let runs = try measure(repetitions: repetitions, setup: { (0..<cells).map { _ in BenchmarkCellNode() } }) { nodes in
+            for node in nodes {
+                let pass = try LayoutPass.compute(root: node, range: BenchmarkCell.range)
+                precondition(pass.rootLayout.size == BenchmarkCell.expectedSize)
+            }
+        }
+        return ScenarioResult(id: "1-nodes-\(cells)", name: "photo cell cold, node tree (ASM), \(cells) cells", unit: "cell", items: cells, runs: runs)
+    }
+
+    /// 2: the hand-written layout of the same cell.
+    public static func handWritten(cells: Int, repetitions: Int) -> ScenarioResult {
+        let frames = UnsafeMutablePointer<Rect>.allocate(capacity: 12)
+        defer { frames.deallocate() }
+        frames.initialize(repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: 12)
+        let runs = measure(repetitions: repetitions, setup: { () }) { _ in
+            for _ in 0..<cells {
+                BenchmarkCell.handLayout(width: 375, into: frames)
+            }
+        }
+        precondition(frames[0].size == BenchmarkCell.expectedSize)
+        return ScenarioResult(id: "2-hand", name: "photo cell, hand-written layout", unit: "cell", items: cells, runs: runs)
+    }
+
+    /// Cells laid out once, ready for relayout scenarios.
+    public static func laidOutCells(_ count: Int) throws -> [BenchmarkCellNode] {
+        let nodes = (0..<count).map { _ in BenchmarkCellNode() }
+        for node in nodes { _ = try node.layoutThatFits(BenchmarkCell.range) }
+        return nodes
+    }
+
+    /// 3: relayout of laid-out, unchanged cells: every one a cache hit.
+    public static func relayoutUnchanged(cells: Int, repetitions: Int) throws -> ScenarioResult {
+        let nodes = try laidOutCells(cells)
+        let runs = try measure(repetitions: repetitions, setup: { () }) { _ in
+            for node in nodes { _ = try node.layoutThatFits(BenchmarkCell.range) }
+        }
+        return ScenarioResult(id: "3-unchanged", name: "relayout, unchanged (cache hits), \(cells) cells", unit: "cell", items: cells, runs: runs)
+    }
+
+    /// 4: relayout after one leaf changed size, in one cell or in every cell.
+    public static func relayoutChanged(cells: Int, everyCell: Bool, repetitions: Int) throws -> ScenarioResult {
+        let nodes = try laidOutCells(cells)
+        var flip = false
+        let runs = try measure(repetitions: repetitions, setup: {
+            flip.toggle()
+            let width = flip ? 100.0 : 90.0
+            for node in everyCell ? nodes : [nodes[cells / 2]] {
+                node.location.style = LayoutStyle(preferredSize: Size(width, 15))
+                node.location.setNeedsLayout()
+            }
+        }) { _ in
+            for node in nodes { _ = try node.layoutThatFits(BenchmarkCell.range) }
+        }
+        let which = everyCell ? "every cell" : "one cell"
+        return ScenarioResult(id: everyCell ? "4-every" : "4-one", name: "relayout, one leaf changed in \(which), \(cells) cells",
+                              unit: "cell", items: cells, runs: runs)
+    }
+
+    /// 5: the stress trees laid out cold.
+    public static func stress(_ which: String, repetitions: Int) throws -> ScenarioResult {
+        let make: () -> (any LayoutElement, SizeRange)
+        switch which {
+        case "wide": make = { let (row, range) = StressTrees.wide(); return (row, range) }
+        case "deep": make = { StressTrees.deep() }
+        default: make = { StressTrees.hugeNested() }
+        }
+        let nodes = StressTrees.count(make().0)
+        var builder = LayoutBuilder()
+        let runs = try measure(repetitions: repetitions, setup: make) { tree in
+            _ = try Layout.compute(tree.0, in: tree.1, using: &builder)
+        }
+        let names = ["wide": "wide: one row of 10,000 growing children", "deep": "deep: 1,000 nested stacks",
+                     "huge": "huge nested: 4 levels of 10 (11,111 nodes)"]
+        return ScenarioResult(id: "5-\(which)", name: names[which] ?? which, unit: "node", items: nodes, runs: runs)
+    }
+
+    /// 6: 10,000 photo cells laid out (node trees, layout pass each) on one thread, then on every core.
+    public static func parallelFeed(cells: Int, repetitions: Int) throws -> ScenarioResult {
+        func run(threads: Int) throws -> [Double] {
+            try measure(repetitions: repetitions, setup: { (0..<cells).map { _ in BenchmarkCellNode() } }) { nodes in
+                if threads == 1 {
+                    for node in nodes { _ = try LayoutPass.compute(root: node, range: BenchmarkCell.range) }
+                } else {
+                    let captured = nodes
+                    let chunk = (cells + threads * 8 - 1) / (threads * 8)
+                    DispatchQueue.concurrentPerform(iterations: threads * 8) { part in
+                        let start = part * chunk
+                        for i in start..<min(start + chunk, captured.count) {
+                            _ = try? LayoutPass.compute(root: captured[i], range: BenchmarkCell.range)
+                        }
+                    }
+                }
+            }
+        }
+        let cores = ProcessInfoCores.count
+        let serial = try run(threads: 1)
+        let parallel = try run(threads: cores)
+        var result = ScenarioResult(id: "6-parallel", name: "feed layout, \(cells) cells on \(cores) cores", unit: "cell", items: cells, runs: parallel)
+        let serialMedian = ScenarioResult(id: "", name: "", unit: "", items: cells, runs: serial).median
+        result.extra["serialSeconds"] = serialMedian
+        result.extra["speedup"] = serialMedian / result.median
+        result.extra["cores"] = Double(cores)
+        return result
+    }
+
+    /// 7: insert 100 cells into a 10,000-cell feed; the apply-queue time of the commit.
+    public static func batchInsert(existing: Int, inserted: Int, repetitions: Int) throws -> ScenarioResult {
+        let source = BenchmarkSource(count: existing)
+        let feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667)
+        let loaded = DispatchSemaphore(value: 0)
+        feed.reloadData { _ in loaded.signal() }
+        loaded.wait()
+        var commits: [Double] = []
+        var totals: [Double] = []
+        for _ in 0..<(repetitions + 1) {
+            let before = source.count.withLock { count -> Int in
+                defer { count += inserted }
+                return count
+            }
+            let done = DispatchSemaphore(value: 0)
+            let commit = Locked(0.0)
+            let start = DispatchTime.now().uptimeNanoseconds
+            try feed.performBatchUpdates({ changes in
+                changes.insertItems(at: (0..<inserted).map { ItemPath(item: before / 2 + $0) })
+            }) { summary in
+                commit.withLock { $0 = summary.commitSeconds }
+                done.signal()
+            }
+            done.wait()
+            totals.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            commits.append(commit.withLock { $0 })
+        }
+        commits.removeFirst()
+        totals.removeFirst()
+        var result = ScenarioResult(id: "7-insert", name: "batch insert of \(inserted) cells into \(existing)", unit: "cell",
+                                    items: inserted, runs: commits)
+        result.extra["commitSeconds"] = result.median
+        result.extra["totalSeconds"] = ScenarioResult(id: "", name: "", unit: "", items: 1, runs: totals).median
+        return result
+    }
+}
+
+/// A feed of benchmark cells.
+final class BenchmarkSource: FeedDataSource, @unchecked Sendable {
+    let count: Locked<Int>
+    init(count: Int) { self.count = Locked(count) }
+    func feed(_ feed: FeedNode, numberOfItemsInSection section: Int) -> Int { count.withLock { $0 } }
+    func feed(_ feed: FeedNode, cellNodeBlockForItemAt itemPath: ItemPath) -> CellNodeBlock {
+        { BenchmarkCellNode() }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum ProcessInfoCores {
+    static var count: Int {
+        #if canImport(Glibc)
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+        return 1
+        #endif
+    }
+}

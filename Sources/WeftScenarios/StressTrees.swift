@@ -1,0 +1,40 @@
+import WeftLayout
+
+/// The trees of the stress scenarios, identical to the peers' runs (Yoga's benchmark suite).
+public enum StressTrees {
+    /// Wide: one row of 10,000 children with flexGrow 1 (each 10x10 on its own), in a row 100,000 wide.
+    public static func wide(children count: Int = 10_000) -> (StackSpec, SizeRange) {
+        let style = LayoutStyle(width: .points(10), height: .points(10), flexGrow: 1)
+        let children = (0..<count).map { _ in Box(style: style) }
+        let row = StackSpec(StackOptions(direction: .horizontal, alignItems: .start), children: children)
+        return (row, SizeRange(min: Size(Double(count) * 10, 0), max: Size(Double(count) * 10, .infinity)))
+    }
+
+    /// Deep: a chain of 1,000 nested vertical stacks around one 10x10 leaf.
+    public static func deep(levels: Int = 1000) -> (any LayoutElement, SizeRange) {
+        var element: any LayoutElement = Box(size: Size(10, 10))
+        for _ in 0..<levels {
+            element = StackSpec(StackOptions(direction: .vertical), children: [element])
+        }
+        return (element, .unconstrained)
+    }
+
+    /// Huge nested: four levels of ten below a root, alternating vertical and horizontal, every node 10x10
+    /// with flexGrow 1: 1 + 10 + 100 + 1,000 + 10,000 = 11,111 nodes.
+    public static func hugeNested(fanOut: Int = 10) -> (any LayoutElement, SizeRange) {
+        let style = LayoutStyle(width: .points(10), height: .points(10), flexGrow: 1)
+        func level(_ depth: Int) -> any LayoutElement {
+            if depth == 4 { return Box(style: style) }
+            let direction: StackDirection = depth % 2 == 0 ? .horizontal : .vertical
+            return StackSpec(StackOptions(direction: direction), children: (0..<fanOut).map { _ in level(depth + 1) },
+                             style: style)
+        }
+        let root = StackSpec(StackOptions(direction: .vertical), children: (0..<fanOut).map { _ in level(1) })
+        return (root, .unconstrained)
+    }
+
+    /// The number of elements in a tree.
+    public static func count(_ element: any LayoutElement) -> Int {
+        1 + element.childElements.reduce(0) { $0 + count($1) }
+    }
+}
