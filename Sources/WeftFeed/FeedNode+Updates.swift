@@ -145,6 +145,38 @@ extension FeedNode {
                     passes.set(i, .failure(error))
                 }
             }
+            // Plan the commit here, off the apply queue: for every item after the change, where it was before
+            // (a flat index) or which new cell it is; and which cells leave.
+            let oldStructure = self.editing.structure
+            var oldFlat: [ItemID: Int32] = [:]
+            oldFlat.reserveCapacity(oldStructure.reduce(0) { $0 + $1.count })
+            var flatIndex: Int32 = 0
+            for section in oldStructure {
+                for id in section {
+                    oldFlat[id] = flatIndex
+                    flatIndex += 1
+                }
+            }
+            let laidOutIndex = Dictionary(toLayOut.enumerated().map { ($1.0, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+            var order: [ItemID] = []
+            var sources: [Int32] = []
+            order.reserveCapacity(alive.count)
+            sources.reserveCapacity(alive.count)
+            var arriving: [(ItemID, CellNode)] = []
+            for section in structure {
+                for id in section {
+                    order.append(id)
+                    if let old = oldFlat[id] {
+                        // A kept item: its height comes from before, unless it was laid out again now.
+                        sources.append(laidOutIndex[id].map { -2 - $0 } ?? old)
+                    } else {
+                        sources.append(laidOutIndex[id].map { -2 - $0 } ?? -1)
+                        if let cell = cells[id] { arriving.append((id, cell)) }
+                    }
+                }
+            }
+            let leaving = oldFlat.keys.filter { !alive.contains($0) }.compactMap { id in self.editing.cells[id].map { (id, $0) } }
+
             self.editing.cells = cells
             self.editing.ranges = ranges
             self.editing.structure = structure
@@ -154,7 +186,9 @@ extension FeedNode {
                 $0.layoutSeconds += seconds
             }
             let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].1, passes[$0]) }
-            let commit = Commit(structure: structure, cells: cells, laidOut: laidOut, reloaded: reloaded)
+            let commit = Commit(
+                structure: structure, order: order, sources: sources, arriving: arriving, leaving: leaving,
+                laidOut: laidOut, reloaded: reloaded)
             queue.enqueue {
                 let summary = self.apply(commit)
                 completion(.success(summary))
@@ -166,26 +200,33 @@ extension FeedNode {
     struct Commit: @unchecked Sendable {
         // @unchecked: built on the editing queue, handed to the apply queue once, never touched again.
         let structure: [[ItemID]]
-        let cells: [ItemID: CellNode]
+        /// Items in flat order after the change.
+        let order: [ItemID]
+        /// For each: its flat index before the change, or -1 (new, not laid out), or -2 - i (laid out now as
+        /// `laidOut[i]`: its height is its new layout's).
+        let sources: [Int32]
+        let arriving: [(ItemID, CellNode)]
+        let leaving: [(ItemID, CellNode)]
         let laidOut: [(CellNode, Result<LayoutPass, HierarchyError>?)]
         let reloaded: Int
     }
 
-    /// Commits a change on the apply queue: removed cells leave first, then the new structure, the laid-out
-    /// cells' hierarchies and the offsets are swapped in. No layout is computed here.
+    /// Commits a change on the apply queue: removed cells leave first, then the laid-out cells' hierarchies,
+    /// the new order and the offsets are swapped in. No layout is computed here, and the work is one pass over
+    /// plain arrays (the plan was made on the editing queue).
     private func apply(_ commit: Commit) -> BatchUpdateSummary {
         let started = DispatchTime.now().uptimeNanoseconds
-        let newIDs = Set(commit.structure.joined())
         var summary = BatchUpdateSummary()
         // Deletions first.
-        for (id, cell) in live.cells where !newIDs.contains(id) {
+        for (id, cell) in commit.leaving {
             cell.setInterfaceState([])
             cell.owner = nil
             live.states.removeValue(forKey: ObjectIdentifier(cell))
-            summary.deleted += 1
+            live.cells.removeValue(forKey: id)
         }
         // Then the laid-out cells' hierarchies.
-        for (cell, result) in commit.laidOut {
+        var heights = [Double](repeating: 0, count: commit.laidOut.count)
+        for (i, (cell, result)) in commit.laidOut.enumerated() {
             switch result {
             case .success(let pass):
                 do {
@@ -198,26 +239,33 @@ extension FeedNode {
             case nil:
                 break
             }
+            heights[i] = cell.frame.size.height
         }
-        let oldIDs = Set(live.cells.keys)
-        summary.inserted = newIDs.subtracting(oldIDs).count - commit.reloaded
-        summary.reloaded = commit.reloaded
-        summary.deleted -= commit.reloaded
-        summary.cellsLaidOut = commit.laidOut.count
+        for (id, cell) in commit.arriving {
+            live.cells[id] = cell
+            cell.owner = self
+        }
+        // The new order, heights and offsets.
+        let oldHeights = live.heights
+        var newHeights = [Double](repeating: 0, count: commit.order.count)
+        for (i, source) in commit.sources.enumerated() {
+            if source >= 0 {
+                newHeights[i] = oldHeights[Int(source)]
+            } else if source <= -2 {
+                newHeights[i] = heights[Int(-2 - source)]
+            }
+        }
         live.structure = commit.structure
-        live.cells = commit.cells
-        live.order = Array(commit.structure.joined())
-        live.heights = live.order.map { commit.cells[$0]?.frame.size.height ?? 0 }
-        live.tops = Array(repeating: 0, count: live.order.count)
-        live.indexByCell = [:]
-        live.indexByCell.reserveCapacity(live.order.count)
-        for (i, id) in live.order.enumerated() {
-            guard let cell = commit.cells[id] else { continue }
-            live.indexByCell[ObjectIdentifier(cell)] = i
-            if !oldIDs.contains(id) { cell.owner = self }
-        }
+        live.order = commit.order
+        live.heights = newHeights
+        live.tops = [Double](repeating: 0, count: commit.order.count)
+        live.indexIsStale = true
         live.recomputeTops(from: 0)
         updateRangesAndFetch()
+        summary.deleted = commit.leaving.count - commit.reloaded
+        summary.inserted = commit.arriving.count - commit.reloaded
+        summary.reloaded = commit.reloaded
+        summary.cellsLaidOut = commit.laidOut.count
         summary.commitSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         feedStatistics.withLock {
             $0.commits += 1

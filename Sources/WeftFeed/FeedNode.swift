@@ -49,7 +49,9 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var order: [ItemID] = []
         var tops: [Double] = []
         var heights: [Double] = []
+        /// Flat index by cell; rebuilt lazily (only when a cell resizes after the structure changed).
         var indexByCell: [ObjectIdentifier: Int] = [:]
+        var indexIsStale = false
         var contentHeight = 0.0
         var scrollOffset = 0.0
         var direction = ScrollDirection.none
@@ -146,6 +148,14 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
 
     /// A cell laid itself out again and changed size: its height and the offsets below follow.
     public func cellNode(_ cell: CellNode, didChangeSizeFrom oldSize: Size, to newSize: Size) {
+        if live.indexIsStale {
+            live.indexByCell = [:]
+            live.indexByCell.reserveCapacity(live.order.count)
+            for (i, id) in live.order.enumerated() {
+                if let cell = live.cells[id] { live.indexByCell[ObjectIdentifier(cell)] = i }
+            }
+            live.indexIsStale = false
+        }
         guard let flat = live.indexByCell[ObjectIdentifier(cell)] else { return }
         live.heights[flat] = newSize.height
         live.recomputeTops(from: flat)
@@ -169,12 +179,13 @@ extension FeedNode.Live {
     /// Recomputes the top offsets from flat index `start` and the content height.
     mutating func recomputeTops(from start: Int) {
         var y = start > 0 ? tops[start - 1] + heights[start - 1] : 0
-        for i in start..<order.count {
-            tops[i] = y
-            if let cell = cells[order[i]] {
-                cell.setContainerFrame(Rect(x: 0, y: y, width: cell.frame.size.width, height: heights[i]))
+        tops.withUnsafeMutableBufferPointer { tops in
+            heights.withUnsafeBufferPointer { heights in
+                for i in start..<tops.count {
+                    tops[i] = y
+                    y += heights[i]
+                }
             }
-            y += heights[i]
         }
         contentHeight = y
     }

@@ -176,3 +176,46 @@ extension LayoutBuilder {
         return count
     }
 }
+
+extension LayoutBuilder {
+    /// Copies the tree under `root` out of the arena flattened: the root, with the nodes of its subtree as its
+    /// only sublayouts, in spec order, at their positions in the root's coordinates (Texture's
+    /// `filteredNodeLayoutTree`). Specs between are dropped (and not retained); nodes are not looked into.
+    ///
+    /// This is what a node caches: enough to place its subnodes, and nothing that keeps its spec alive.
+    public func finishFlattened(_ root: LayoutRef) -> Layout {
+        // Collect the nodes below the root with their exact positions in the root's coordinates.
+        var found: [(index: Int32, origin: Point)] = []
+        func collect(_ index: Int32, _ origin: Point) {
+            let r = records[Int(index)]
+            for e in 0..<Int(r.edgeCount) {
+                let child = edges[Int(r.edgeStart) + e]
+                let c = records[Int(child)]
+                let position = origin + c.position
+                if c.element.isNode {
+                    found.append((child, position))
+                } else {
+                    collect(child, position)
+                }
+            }
+        }
+        collect(root.index, .zero)
+        let storage = LayoutStorage.make(count: found.count + 1, scale: grid.scale)
+        records.withUnsafeBufferPointer { source in
+            storage.withUnsafeMutablePointers { header, out in
+                let r = source[Int(root.index)]
+                out.initialize(to: LayoutStorage.Record(
+                    element: r.element, size: r.size, position: .zero, firstChild: 1,
+                    childCount: Int32(truncatingIfNeeded: found.count)))
+                for (i, node) in found.enumerated() {
+                    let n = source[Int(node.index)]
+                    let position = Point(x: grid.ceil(node.origin.x), y: grid.ceil(node.origin.y))
+                    (out + i + 1).initialize(to: LayoutStorage.Record(
+                        element: n.element, size: n.size, position: position, firstChild: 0, childCount: 0))
+                }
+                header.pointee.count = found.count + 1
+            }
+        }
+        return Layout(storage: storage, index: 0)
+    }
+}

@@ -4,30 +4,37 @@ import WeftLayout
 /// is where the parent size enters) at one pixel scale, tagged with the node's version.
 ///
 /// An entry is valid only for the version it was computed at; `setNeedsLayout` bumps the version, so older
-/// entries never answer again. Stored inline (no allocation); a new entry replaces the oldest.
+/// entries never answer again. Stored inline (no allocation): the keys are plain values compared in place,
+/// and a layout is copied out (one retain) only on a hit. A new entry replaces the oldest.
 struct LayoutCache {
     struct Entry {
         var range: SizeRange
         var scale: Double
         var version: UInt64
         var size: Size
-        /// The node's own layout (its spec tree), or nil for a leaf measured by `calculateSizeThatFits`.
+        /// The node's own layout (flattened), or nil for a leaf measured by `calculateSizeThatFits`.
         var layout: Layout?
     }
 
-    private var e0: Entry?
-    private var e1: Entry?
-    private var e2: Entry?
-    private var e3: Entry?
+    /// What an entry is looked up by, and its size: no references, so comparing costs no retains.
+    struct Key {
+        var range: SizeRange
+        var scale: Double
+        var version: UInt64
+        var size: Size
+    }
+
+    private var keys: (Key?, Key?, Key?, Key?) = (nil, nil, nil, nil)
+    private var layouts: (Layout?, Layout?, Layout?, Layout?) = (nil, nil, nil, nil)
     private var next = 0
 
     /// The entry for `range` at `scale` and `version`, if one was stored.
+    @inline(__always)
     func lookup(_ range: SizeRange, scale: Double, version: UInt64) -> Entry? {
-        for slot in 0..<4 {
-            if let entry = self[slot], entry.version == version, entry.scale == scale, entry.range == range {
-                return entry
-            }
-        }
+        if let k = keys.0, k.version == version, k.scale == scale, k.range == range { return entry(0, k) }
+        if let k = keys.1, k.version == version, k.scale == scale, k.range == range { return entry(1, k) }
+        if let k = keys.2, k.version == version, k.scale == scale, k.range == range { return entry(2, k) }
+        if let k = keys.3, k.version == version, k.scale == scale, k.range == range { return entry(3, k) }
         return nil
     }
 
@@ -35,48 +42,57 @@ struct LayoutCache {
     func lookup(size: Size, scale: Double, version: UInt64) -> Entry? {
         for offset in 1...4 {
             let slot = (next - offset + 8) % 4
-            if let entry = self[slot], entry.version == version, entry.scale == scale, entry.size == size {
-                return entry
+            if let k = key(slot), k.version == version, k.scale == scale, k.size == size {
+                return entry(slot, k)
             }
         }
         return nil
     }
 
     mutating func store(_ entry: Entry) {
-        // An entry for the same key is replaced in place.
+        let key = Key(range: entry.range, scale: entry.scale, version: entry.version, size: entry.size)
+        // An entry for the same range and scale is replaced in place.
         for slot in 0..<4 {
-            if let existing = self[slot], existing.range == entry.range, existing.scale == entry.scale {
-                self[slot] = entry
+            if let existing = self.key(slot), existing.range == entry.range, existing.scale == entry.scale {
+                set(slot, key, entry.layout)
                 return
             }
         }
-        self[next] = entry
+        set(next, key, entry.layout)
         next = (next + 1) % 4
     }
 
     mutating func removeAll() {
-        e0 = nil
-        e1 = nil
-        e2 = nil
-        e3 = nil
+        keys = (nil, nil, nil, nil)
+        layouts = (nil, nil, nil, nil)
     }
 
-    private subscript(slot: Int) -> Entry? {
-        get {
-            switch slot {
-            case 0: return e0
-            case 1: return e1
-            case 2: return e2
-            default: return e3
-            }
+    @inline(__always)
+    private func entry(_ slot: Int, _ key: Key) -> Entry {
+        let layout: Layout? = switch slot {
+        case 0: layouts.0
+        case 1: layouts.1
+        case 2: layouts.2
+        default: layouts.3
         }
-        set {
-            switch slot {
-            case 0: e0 = newValue
-            case 1: e1 = newValue
-            case 2: e2 = newValue
-            default: e3 = newValue
-            }
+        return Entry(range: key.range, scale: key.scale, version: key.version, size: key.size, layout: layout)
+    }
+
+    private func key(_ slot: Int) -> Key? {
+        switch slot {
+        case 0: return keys.0
+        case 1: return keys.1
+        case 2: return keys.2
+        default: return keys.3
+        }
+    }
+
+    private mutating func set(_ slot: Int, _ key: Key, _ layout: Layout?) {
+        switch slot {
+        case 0: keys.0 = key; layouts.0 = layout
+        case 1: keys.1 = key; layouts.1 = layout
+        case 2: keys.2 = key; layouts.2 = layout
+        default: keys.3 = key; layouts.3 = layout
         }
     }
 }

@@ -9,9 +9,10 @@ extension Node {
         return builder.leaf(self, size: entry.size)
     }
 
-    /// The node's own layout for `range`: the node at the root, its spec's layout below (a leaf's layout has
-    /// no sublayouts). Computed at most once per size range and version: later calls hit the cache. MAY run
-    /// on any thread.
+    /// The node's own layout for `range`: the node at the root and, as its sublayouts, the nodes of its
+    /// flattened spec in the node's coordinates (Texture's calculated layout; specs are not kept). A leaf's
+    /// layout has no sublayouts. Computed at most once per size range and version: later calls hit the cache.
+    /// MAY run on any thread.
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
         let entry = try rootEntry(range)
         if let layout = entry.layout { return layout }
@@ -88,7 +89,8 @@ extension Node {
                 throw error.within("layoutSpec")
             }
             let size = builder.size(of: specRef)
-            let layout = builder.finish(builder.layout(self, size: size, sublayout: specRef))
+            // Cache what Texture caches: the node and its flattened subnodes, not the spec (which can go now).
+            let layout = builder.finishFlattened(builder.layout(self, size: size, sublayout: specRef))
             builder.rewind(to: mark)
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
         } else {

@@ -83,10 +83,14 @@ public enum Scenarios {
         return ScenarioResult(id: "2-hand", name: "photo cell, hand-written layout", unit: "cell", items: cells, runs: runs)
     }
 
-    /// Cells laid out once, ready for relayout scenarios.
+    /// Cells laid out once and applied (so their leaves are subnodes: a leaf's `setNeedsLayout` reaches its
+    /// cell), ready for relayout scenarios.
     public static func laidOutCells(_ count: Int) throws -> [BenchmarkCellNode] {
         let nodes = (0..<count).map { _ in BenchmarkCellNode() }
-        for node in nodes { _ = try node.layoutThatFits(BenchmarkCell.range) }
+        let passes = try nodes.map { try LayoutPass.compute(root: $0, range: BenchmarkCell.range) }
+        try ApplyQueue.main.sync {
+            for pass in passes { try pass.apply() }
+        }
         return nodes
     }
 

@@ -20,6 +20,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Timed runs per scenario (after one warm-up).")
     var repetitions: Int = 5
 
+    @Option(help: "Run only the scenarios whose label contains this text (for profiling).")
+    var only: String?
+
     func run() throws {
         try reportingInputErrors {
             guard repetitions >= 1 && repetitions <= 1000 else {
@@ -42,8 +45,9 @@ struct BenchCommand: ParsableCommand {
             ]
             var results: [ScenarioResult] = []
             let interactive = isatty(STDERR_FILENO) == 1
-            for (i, (label, step)) in steps.enumerated() {
-                if interactive { printError("\rweft bench: \(i + 1)/\(steps.count) \(label)...                 ", newline: false) }
+            let chosen = steps.filter { only == nil || $0.0.contains(only ?? "") || $0.0 == "hand-written" }
+            for (i, (label, step)) in chosen.enumerated() {
+                if interactive { printError("\rweft bench: \(i + 1)/\(chosen.count) \(label)...                 ", newline: false) }
                 results.append(try step())
             }
             if interactive { printError("\r" + String(repeating: " ", count: 60) + "\r", newline: false) }
