@@ -14,6 +14,8 @@ public struct LayoutPass: Sendable {
         /// The node's layout; nil for a leaf (only its size matters).
         let layout: Layout?
         let size: Size
+        /// The range the layout was computed for (to lay the spec out again for an error message).
+        let range: SizeRange
         let entries: [FlatEntry]
         let parent: Int
         /// For automatically managed nodes: the subnodes the pass expected and the ones it produces.
@@ -78,7 +80,8 @@ public struct LayoutPass: Sendable {
             let managed = node.automaticallyManagesSubnodes
             let old = managed ? node.subnodes : []
             updates.append(Update(
-                node: node, version: entry.version, layout: entry.layout, size: entry.size, entries: entries,
+                node: node, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
+                entries: entries,
                 parent: parent, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
                 diff: managed ? HierarchyDiff(from: old, to: children) : nil))
             for (flat, child) in zip(entries.lazy.filter { $0.element is Node }, children) {
@@ -99,20 +102,21 @@ public struct LayoutPass: Sendable {
             for i in 1..<sorted.count where sorted[i].node == sorted[i - 1].node {
                 let first = updates[sorted[i - 1].update]
                 let second = updates[sorted[i].update]
-                guard let child = first.entries.first(where: { ObjectIdentifier($0.element) == sorted[i].node })?.element as? Node,
-                      let firstLayout = first.layout, let secondLayout = second.layout else { continue }
-                let firstPlace = Self.place(of: child, in: first.node, firstLayout, occurrence: 0)
-                let secondPlace = Self.place(of: child, in: second.node, secondLayout,
+                guard let child = first.entries.first(where: { ObjectIdentifier($0.element) == sorted[i].node })?.element as? Node
+                else { continue }
+                let firstPlace = Self.place(of: child, in: first.node, range: first.range, occurrence: 0)
+                let secondPlace = Self.place(of: child, in: second.node, range: second.range,
                                              occurrence: first.node === second.node ? 1 : 0)
                 throw .nodeInTwoPlaces(node: child.displayName, first: firstPlace, second: secondPlace)
             }
         }
 
-        /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]": where `child` occurs in `layout` (the
-        /// first or a later occurrence).
-        static func place(of child: Node, in node: Node, _ layout: Layout, occurrence: Int = 0) -> String {
-            let places = layout.flattenedWithPlaces().filter { $0.entry.element === child }.map(\.place)
-            let place = occurrence < places.count ? places[occurrence] : places.last ?? "?"
+        /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]": where `child` occurs in `node`'s layout
+        /// for `range` (the first or a later occurrence). Nodes cache flattened layouts, so this lays the spec
+        /// out again: it only runs to word an error.
+        static func place(of child: Node, in node: Node, range: SizeRange, occurrence: Int = 0) -> String {
+            let places = node.specLayout(range)?.flattenedWithPlaces().filter { $0.entry.element === child }.map(\.place) ?? []
+            let place = occurrence < places.count ? places[occurrence] : places.last ?? "its layout spec"
             return "the layout of \(node.displayName) at \(place)"
         }
     }
@@ -164,7 +168,7 @@ public struct LayoutPass: Sendable {
             let parent = updates[i].node
             for insertion in diff.insertions {
                 if let other = insertion.node.supernode, other !== parent, !leaving.contains(ObjectIdentifier(insertion.node)) {
-                    let place = updates[i].layout.map { Builder.place(of: insertion.node, in: parent, $0) } ?? parent.displayName
+                    let place = Builder.place(of: insertion.node, in: parent, range: updates[i].range)
                     throw .nodeInTwoPlaces(
                         node: insertion.node.displayName, first: "a subnode of \(other.displayName)", second: place)
                 }

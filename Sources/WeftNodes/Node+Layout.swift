@@ -105,4 +105,13 @@ extension Node {
         }
         return entry
     }
+
+    /// The node's full layout for `range` (already narrowed by its style): the node at the root and its spec's
+    /// whole layout below, laid out afresh (not cached). For error messages and debugging.
+    func specLayout(_ range: SizeRange) -> Layout? {
+        guard let spec = layoutSpecThatFits(range) else { return nil }
+        var builder = LayoutBuilder(scale: Node.screenScale)
+        guard let specRef = try? spec.layout(range, parentSize: range.max, in: &builder) else { return nil }
+        return builder.finish(builder.layout(self, size: builder.size(of: specRef), sublayout: specRef))
+    }
 }
