@@ -9,7 +9,11 @@ let package = Package(
         .library(name: "WeftFeed", targets: ["WeftFeed"]),
         .library(name: "WeftSamples", targets: ["WeftSamples"]),
         .library(name: "WeftScenarios", targets: ["WeftScenarios"]),
+        .library(name: "WeftAllocator", targets: ["WeftAllocator"]),
         .executable(name: "weft", targets: ["weft"]),
+    ],
+    traits: [
+        .trait(name: "Jemalloc", description: "Link the weft executable and the benchmarks against jemalloc (libjemalloc-dev)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -20,6 +24,11 @@ let package = Package(
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
         .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed", "WeftSamples"]),
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        .target(
+            name: "WeftAllocator",
+            dependencies: [.target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"]))]
+        ),
         .executableTarget(
             name: "weft",
             dependencies: [
@@ -28,6 +37,7 @@ let package = Package(
                 "WeftFeed",
                 "WeftSamples",
                 "WeftScenarios",
+                "WeftAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WeftLayout
+import WeftAllocator
 import WeftScenarios
 
 struct BenchCommand: ParsableCommand {
@@ -65,7 +66,7 @@ enum BenchReport {
 
     static func table(_ results: [ScenarioResult], repetitions: Int) -> String {
         let hand = results.first { $0.id == "2-hand" }?.perItem ?? 0
-        var lines = ["weft bench: median of \(repetitions) runs, \(ProcessInfo.processInfo.activeProcessorCount) cores; mallocs: see Benchmarks/"]
+        var lines = ["weft bench: median of \(repetitions) runs, \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Allocator.name); mallocs: see Benchmarks/"]
         lines.append("  " + "scenario".padding(toLength: 52, withPad: " ", startingAt: 0) + "per item".padding(toLength: 16, withPad: " ", startingAt: 0)
                      + "run".padding(toLength: 12, withPad: " ", startingAt: 0) + "note")
         for r in results {
