@@ -17,6 +17,9 @@ extension Layout {
     /// This layout's own element is not part of the result even if it is a node.
     public func flattened() -> [FlatEntry] {
         var entries: [FlatEntry] = []
+        let sublayouts = self.sublayouts
+        if sublayouts.isEmpty { return entries }
+        entries.reserveCapacity(storage.header.count - 1)
         for sublayout in sublayouts {
             sublayout.collect(into: &entries, origin: .zero) { $0.isNode }
         }

@@ -55,6 +55,9 @@ public struct LayoutPass: Sendable {
             throw .layoutFailed(error)
         }
         var builder = Builder()
+        let rootNodes = entry.layout?.sublayouts.count ?? 0
+        builder.updates.reserveCapacity(1 + rootNodes)
+        builder.placed.reserveCapacity(rootNodes)
         try builder.visit(root, entry, parent: -1)
         try builder.checkEachNodeOnce()
         return LayoutPass(root: root, range: range, updates: builder.updates)
@@ -68,23 +71,24 @@ public struct LayoutPass: Sendable {
         mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int) throws(HierarchyError) {
             let entries = entry.layout?.flattened() ?? []
             let here = updates.count
+            let managed = node.automaticallyManagesSubnodes
             var children: [Node] = []
             if !entries.isEmpty {
-                children.reserveCapacity(entries.count)
+                if managed { children.reserveCapacity(entries.count) }
                 for flat in entries {
                     guard let child = flat.element as? Node else { continue }
-                    children.append(child)
+                    if managed { children.append(child) }
                     placed.append((ObjectIdentifier(child), here))
                 }
             }
-            let managed = node.automaticallyManagesSubnodes
             let old = managed ? node.subnodes : []
             updates.append(Update(
                 node: node, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
                 entries: entries,
                 parent: parent, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
                 diff: managed ? HierarchyDiff(from: old, to: children) : nil))
-            for (flat, child) in zip(entries.lazy.filter { $0.element is Node }, children) {
+            for flat in entries {
+                guard let child = flat.element as? Node else { continue }
                 let childEntry: LayoutCache.Entry
                 do {
                     childEntry = try child.entryForApplying(size: flat.frame.size)
@@ -98,12 +102,27 @@ public struct LayoutPass: Sendable {
         /// Refuses a node placed twice: in two spots of one layout, or by two parents.
         func checkEachNodeOnce() throws(HierarchyError) {
             guard placed.count > 1 else { return }
-            let sorted = placed.sorted { $0.node < $1.node || ($0.node == $1.node && $0.update < $1.update) }
-            for i in 1..<sorted.count where sorted[i].node == sorted[i - 1].node {
-                let first = updates[sorted[i - 1].update]
-                let second = updates[sorted[i].update]
-                guard let child = first.entries.first(where: { ObjectIdentifier($0.element) == sorted[i].node })?.element as? Node
-                else { continue }
+            // Small passes (a cell) compare pairs in place; large ones sort a copy.
+            var duplicate: (Int, Int)?
+            if placed.count <= 32 {
+                search: for i in 1..<placed.count {
+                    for j in 0..<i where placed[j].node == placed[i].node {
+                        duplicate = (j, i)
+                        break search
+                    }
+                }
+            } else {
+                let order = placed.indices.sorted { (placed[$0].node, $0) < (placed[$1].node, $1) }
+                for k in 1..<order.count where placed[order[k]].node == placed[order[k - 1]].node {
+                    duplicate = (order[k - 1], order[k])
+                    break
+                }
+            }
+            if let (a, b) = duplicate {
+                let first = updates[placed[a].update]
+                let second = updates[placed[b].update]
+                guard let child = first.entries.first(where: { ObjectIdentifier($0.element) == placed[a].node })?.element as? Node
+                else { return }
                 let firstPlace = Self.place(of: child, in: first.node, range: first.range, occurrence: 0)
                 let secondPlace = Self.place(of: child, in: second.node, range: second.range,
                                              occurrence: first.node === second.node ? 1 : 0)
