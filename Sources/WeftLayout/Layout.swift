@@ -184,36 +184,48 @@ extension LayoutBuilder {
     ///
     /// This is what a node caches: enough to place its subnodes, and nothing that keeps its spec alive.
     public func finishFlattened(_ root: LayoutRef) -> Layout {
-        // Collect the nodes below the root with their exact positions in the root's coordinates.
-        var found: [(index: Int32, origin: Point)] = []
-        func collect(_ index: Int32, _ origin: Point) {
+        // Count the nodes below the root first, so that the storage is the only allocation.
+        func countNodes(_ index: Int32) -> Int {
             let r = records[Int(index)]
+            var count = 0
             for e in 0..<Int(r.edgeCount) {
                 let child = edges[Int(r.edgeStart) + e]
-                let c = records[Int(child)]
-                let position = origin + c.position
-                if c.element.isNode {
-                    found.append((child, position))
-                } else {
-                    collect(child, position)
-                }
+                count += records[Int(child)].element.isNode ? 1 : countNodes(child)
             }
+            return count
         }
-        collect(root.index, .zero)
-        let storage = LayoutStorage.make(count: found.count + 1, scale: grid.scale)
+        let nodeCount = countNodes(root.index)
+        let storage = LayoutStorage.make(count: nodeCount + 1, scale: grid.scale)
+        let grid = self.grid
         records.withUnsafeBufferPointer { source in
-            storage.withUnsafeMutablePointers { header, out in
-                let r = source[Int(root.index)]
-                out.initialize(to: LayoutStorage.Record(
-                    element: r.element, size: r.size, position: .zero, firstChild: 1,
-                    childCount: Int32(truncatingIfNeeded: found.count)))
-                for (i, node) in found.enumerated() {
-                    let n = source[Int(node.index)]
-                    let position = Point(x: grid.ceil(node.origin.x), y: grid.ceil(node.origin.y))
-                    (out + i + 1).initialize(to: LayoutStorage.Record(
-                        element: n.element, size: n.size, position: position, firstChild: 0, childCount: 0))
+            edges.withUnsafeBufferPointer { edges in
+                storage.withUnsafeMutablePointers { header, out in
+                    let r = source[Int(root.index)]
+                    out.initialize(to: LayoutStorage.Record(
+                        element: r.element, size: r.size, position: .zero, firstChild: 1,
+                        childCount: Int32(truncatingIfNeeded: nodeCount)))
+                    var next = 1
+                    // The nodes in spec order, at their exact positions in the root's coordinates, rounded.
+                    func place(_ index: Int32, _ origin: Point) {
+                        let parent = source[Int(index)]
+                        for e in 0..<Int(parent.edgeCount) {
+                            let child = edges[Int(parent.edgeStart) + e]
+                            let c = source[Int(child)]
+                            let position = origin + c.position
+                            if c.element.isNode {
+                                (out + next).initialize(to: LayoutStorage.Record(
+                                    element: c.element, size: c.size,
+                                    position: Point(x: grid.ceil(position.x), y: grid.ceil(position.y)),
+                                    firstChild: 0, childCount: 0))
+                                next += 1
+                            } else {
+                                place(child, position)
+                            }
+                        }
+                    }
+                    place(root.index, .zero)
+                    header.pointee.count = next
                 }
-                header.pointee.count = found.count + 1
             }
         }
         return Layout(storage: storage, index: 0)
