@@ -117,32 +117,21 @@ public struct SimpleTextMeasurer: TextMeasurer {
         let space = Self.advance(of: " ") * fontSize
         for word in words {
             let wordWidth = self.width(of: word, fontSize: fontSize)
-            if line.isEmpty {
-                if wordWidth <= width {
-                    line = String(word)
-                    lineWidth = wordWidth
-                } else {
-                    var pieces = breakWord(word, width: width, fontSize: fontSize)
-                    line = pieces.removeLast()
-                    lines.append(contentsOf: pieces)
-                    lineWidth = self.width(of: Substring(line), fontSize: fontSize)
-                }
-            } else if lineWidth + space + wordWidth <= width {
+            if !line.isEmpty && lineWidth + space + wordWidth <= width {
                 line += " " + word
                 lineWidth += space + wordWidth
+                continue
+            }
+            // The word starts a line: the first one, or the next after a full line.
+            if !line.isEmpty { lines.append(line) }
+            if wordWidth <= width {
+                line = String(word)
+                lineWidth = wordWidth
             } else {
-                lines.append(line)
-                line = ""
-                lineWidth = 0
-                if wordWidth <= width {
-                    line = String(word)
-                    lineWidth = wordWidth
-                } else {
-                    var pieces = breakWord(word, width: width, fontSize: fontSize)
-                    line = pieces.removeLast()
-                    lines.append(contentsOf: pieces)
-                    lineWidth = self.width(of: Substring(line), fontSize: fontSize)
-                }
+                var pieces = breakWord(word, width: width, fontSize: fontSize)
+                line = pieces.removeLast()
+                lines.append(contentsOf: pieces)
+                lineWidth = self.width(of: Substring(line), fontSize: fontSize)
             }
         }
         lines.append(line)
