@@ -51,6 +51,9 @@ open class ImageNode: Node, @unchecked Sendable {
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
         image?.size ?? .zero
     }
+
+    /// `image`, the element type of the JSON format.
+    open override var kindName: String { "image" }
 }
 
 /// An image node that fetches its image from a URL through a loader closure (Texture's

@@ -71,7 +71,10 @@ public struct SimpleTextMeasurer: TextMeasurer {
         case "i", "l", "j", "t", "f", "r", ".", ",", ":", ";", "'", "!", "|", "I": return 0.3
         case "m", "w", "M", "W", "@": return 0.85
         case "0"..."9": return 0.55
-        default: return character.isUppercase ? 0.65 : 0.5
+        default:
+            // ASCII letters without the Unicode property lookup; other characters ask Unicode.
+            if let ascii = character.asciiValue { return (65...90).contains(ascii) ? 0.65 : 0.5 }
+            return character.isUppercase ? 0.65 : 0.5
         }
     }
 

@@ -64,4 +64,7 @@ open class TextNode: Node, @unchecked Sendable {
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
         measurement(width: constrainedSize.width).size
     }
+
+    /// `text`, the element type of the JSON format.
+    open override var kindName: String { "text" }
 }

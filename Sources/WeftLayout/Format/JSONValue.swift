@@ -22,6 +22,34 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
+extension JSONValue {
+    /// `text` as a JSON string literal: in quotes, with quote, backslash and control characters escaped.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        appendQuoted(text, to: &out)
+        out += "\""
+        return out
+    }
+
+    /// Appends `text`'s escaped characters (without the quotes) to `out`.
+    public static func appendQuoted(_ text: String, to out: inout String) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}
+
 /// A JSON object: its members in document order, with lookup by key.
 public struct JSONObject: Hashable, Sendable {
     public private(set) var keys: [String] = []
@@ -311,26 +339,25 @@ public struct JSONParser {
 
         mutating func string() throws(LayoutError) -> String {
             offset += 1
-            var scalars = String.UnicodeScalarView()
+            // Runs without escapes are copied as whole UTF-8 slices; escapes are appended one by one.
+            var result = ""
             var runStart = offset
-            func flush(_ cursor: Cursor, upTo end: Int) {
-                if end > runStart {
-                    let run = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[runStart..<end]), as: UTF8.self)
-                    scalars.append(contentsOf: run.unicodeScalars)
-                }
-            }
             while true {
                 guard let byte = current else { throw failure("unterminated string") }
                 if byte == UInt8(ascii: "\"") {
-                    flush(self, upTo: offset)
+                    if offset > runStart {
+                        result += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]), as: UTF8.self)
+                    }
                     offset += 1
-                    return String(scalars)
+                    return result
                 }
                 if byte < 0x20 { throw failure("control character in a string; escape it") }
                 if byte == UInt8(ascii: "\\") {
-                    flush(self, upTo: offset)
+                    if offset > runStart {
+                        result += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]), as: UTF8.self)
+                    }
                     offset += 1
-                    scalars.append(try escape())
+                    result.unicodeScalars.append(try escape())
                     runStart = offset
                     continue
                 }

@@ -1,0 +1,134 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+import WeftLayout
+
+/// The feed server: a Hummingbird application answering layout requests with a ``LayoutService``.
+///
+/// Routes:
+///
+/// - `POST /v1/layout`: lays out a document or a page (see `Examples/FeedServer/README.md`).
+/// - `GET /health`: `ok`.
+/// - `GET /metrics`: ``ServerMetrics`` in the Prometheus text format.
+///
+/// Threading: route handlers run as Swift concurrency tasks of the HTTP server; they read the body, validate
+/// the query and await the layout service, which does all decoding and layout on its own threads. Nothing
+/// here blocks a thread.
+public struct FeedServer: Sendable {
+    public let configuration: FeedServerConfiguration
+    public let service: LayoutService
+    public let application: Application<RouterResponder<BasicRequestContext>>
+
+    /// A server set up from `configuration`; throws if a value is out of range. `onServerRunning` is called
+    /// with the listening channel once the server is up (its `localAddress` has the port when it was 0).
+    public init(
+        configuration: FeedServerConfiguration,
+        logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) throws(ConfigurationError) {
+        if let problem = configuration.problem { throw ConfigurationError(description: problem) }
+        self.configuration = configuration
+        service = LayoutService(configuration: configuration)
+        application = Application(
+            router: Self.router(service),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "weft-feed-server"),
+            onServerRunning: onServerRunning,
+            logger: logger ?? Logger(label: "weft-feed-server")
+        )
+    }
+
+    /// Runs until SIGTERM or SIGINT, then shuts down gracefully: the server stops accepting connections and
+    /// finishes the requests in flight, then the layout threads finish their queued jobs and exit.
+    public func run() async throws {
+        let c = configuration
+        application.logger.info("""
+            weft feed server: \(c.layoutThreads) layout threads with \(c.layoutStackSize >> 20) MB stacks; limits: \
+            body \(c.maxBodyBytes) bytes, depth \(c.maxDepth), \(c.maxElements) elements, \(Self.seconds(c.timeout)) s; \
+            cache \(c.cacheBytes) bytes
+            """)
+        try await serviceGroup(gracefulShutdownSignals: [.sigterm, .sigint]).run()
+    }
+
+    /// The layout threads and the HTTP server in one group, which shuts down in reverse order on graceful
+    /// shutdown (one of `gracefulShutdownSignals`, or `triggerGracefulShutdown()`): the HTTP server first,
+    /// finishing its requests in flight, then the layout threads it relies on.
+    public func serviceGroup(gracefulShutdownSignals: [UnixSignal]) -> ServiceGroup {
+        ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [service.threads, application],
+            gracefulShutdownSignals: gracefulShutdownSignals,
+            logger: application.logger
+        ))
+    }
+
+    /// The router: the three routes, with every request counted and timed.
+    public static func router(_ service: LayoutService) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics, routes: ["/health", "/metrics", "/v1/layout"]))
+        router.get("/health") { _, _ in "ok" }
+        router.get("/metrics") { _, _ -> Response in
+            let text = service.metrics.render(cache: service.cache.statistics, queuedJobs: service.threads.queuedJobs)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        }
+        router.post("/v1/layout") { request, _ -> Response in
+            await layout(request, service)
+        }
+        return router
+    }
+
+    /// `POST /v1/layout`: size limit, query, body, then the layout service; every problem is answered with a
+    /// status and a JSON error body, never thrown.
+    static func layout(_ request: Request, _ service: LayoutService) async -> Response {
+        let limit = service.configuration.maxBodyBytes
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            return tooLarge(limit)
+        }
+        let query = request.uri.queryParameters
+        let options: LayoutOptions
+        do throws(LayoutError) {
+            options = try LayoutOptions(queryWidth: query["width"], queryFormat: query["format"])
+        } catch {
+            return answer(.badRequest, error: error.description)
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            return tooLarge(limit)
+        } catch {
+            return answer(.badRequest, error: "could not read the body: \(error)")
+        }
+        switch await service.layout(body, options: options) {
+        case .laidOut(let text):
+            return answer(.ok, body: text)
+        case .refused(let error):
+            return answer(error.kind == .limit ? .unprocessableContent : .badRequest, error: error.description)
+        case .timedOut(let limit):
+            return answer(.serviceUnavailable, error: "the layout took longer than the time limit of \(seconds(limit)) s")
+        case .unavailable:
+            return answer(.serviceUnavailable, error: "the server is shutting down")
+        }
+    }
+
+    static func tooLarge(_ limit: Int) -> Response {
+        answer(.contentTooLarge, error: "the body is larger than the limit of \(limit) bytes")
+    }
+
+    static func answer(_ status: HTTPResponse.Status, error: String) -> Response {
+        answer(status, body: JSONText.errorBody(error))
+    }
+
+    static func answer(_ status: HTTPResponse.Status, body: String) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A duration in seconds, as short as it can be written (`2`, `0.001`).
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

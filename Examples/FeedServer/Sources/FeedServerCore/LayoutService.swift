@@ -1,0 +1,213 @@
+import NIOCore
+import WeftLayout
+import WeftNodes
+
+/// Lays out request bodies, documents and pages, on the layout threads, through the shared cell cache.
+///
+/// Where the work runs:
+///
+/// - The request handler (a Swift concurrency task of the HTTP server) calls ``layout(_:options:)``: it
+///   queues one *prepare* job and awaits a continuation, racing a timer for the time limit. It never decodes
+///   or lays out anything itself.
+/// - The prepare job, on a layout thread (``LayoutThreads``), checks that the body is UTF-8, splits it into
+///   its cells' texts (``BodyScanner``; bodies out of the plain shape are parsed whole instead), reads the
+///   page's fields, and looks every cell up in the cache by its text, width and format: a hit is never parsed.
+///   It queues one job per cell missing from the cache and lays out the first of them itself.
+/// - Each cell job, on whichever layout thread takes it, parses the cell's text, decodes it
+///   (`LayoutDecoder.withNodes`), counts
+///   its elements against the request's limit, lays it out in `width x unbounded` with the thread's own
+///   `LayoutBuilder`, renders it (`LayoutFormat.flat` or `.json`), stores it in the cache and delivers it to
+///   the request's ``LayoutRun``. The cells of a page are thus laid out in parallel, one per thread.
+/// - Whichever thread delivers the last cell assembles the answer and resumes the handler; a refusal or the
+///   timer resumes it early, and the request's remaining jobs then do nothing.
+///
+/// Everything a body turns into (the parsed JSON, the elements, the layouts) is made and freed on the layout
+/// threads, whose stacks have room for the configured depth.
+public final class LayoutService: Sendable {
+    public let configuration: FeedServerConfiguration
+    public let threads: LayoutThreads
+    public let cache: CellCache
+    public let metrics: ServerMetrics
+    private let decoder: LayoutDecoder
+
+    /// A service with its own layout threads, cache and metrics, set up from `configuration`.
+    public init(configuration: FeedServerConfiguration, metrics: ServerMetrics = ServerMetrics()) {
+        self.configuration = configuration
+        self.metrics = metrics
+        threads = LayoutThreads(count: configuration.layoutThreads, stackSize: configuration.layoutStackSize)
+        cache = CellCache(capacity: configuration.cacheBytes)
+        decoder = LayoutDecoder.withNodes(limits: LayoutDecoder.Limits(
+            maxDepth: configuration.maxDepth, maxElements: configuration.maxElements))
+    }
+
+    /// Lays out `body` (a document, or a page whose fields override `options`) and returns the answer, within
+    /// the configured time limit. MAY be called from any task, concurrently; does not block its thread.
+    public func layout(_ body: ByteBuffer, options: LayoutOptions) async -> LayoutOutcome {
+        let run = LayoutRun()
+        let timeout = configuration.timeout
+        return await withTaskGroup(of: Void.self, returning: LayoutOutcome.self) { group in
+            group.addTask {
+                // Cancelled (below) once the answer is in; only a sleep that runs its course times the run out.
+                do {
+                    try await Task.sleep(for: timeout)
+                    run.finish(.timedOut(timeout))
+                } catch {}
+            }
+            let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<LayoutOutcome, Never>) in
+                run.attach(continuation)
+                let queued = threads.submit { [self] builder in
+                    prepare(run, body: body, options: options, builder: &builder)
+                }
+                if !queued { run.finish(.unavailable) }
+            }
+            group.cancelAll()
+            return outcome
+        }
+    }
+
+    /// The prepare job: parse, cache lookups, then the cells' jobs. Runs on a layout thread.
+    private func prepare(_ run: LayoutRun, body: ByteBuffer, options: LayoutOptions, builder: inout LayoutBuilder) {
+        guard !run.isFinished else { return }
+        guard let text = String(validating: body.readableBytesView, as: UTF8.self) else {
+            run.finish(.refused(LayoutError("the body is not UTF-8 text", path: "root", kind: .malformed)))
+            return
+        }
+        let input: LayoutInput
+        if let split = BodyScanner.split(text) {
+            input = LayoutInput(split, defaults: options)
+        } else {
+            do throws(LayoutError) {
+                input = try LayoutInput.parse(text, defaults: options, maxElementDepth: configuration.maxDepth)
+            } catch {
+                run.finish(.refused(error))
+                return
+            }
+        }
+        // Every cell holds at least one element: more cells than elements allowed is refused before any work.
+        guard input.cells.count <= configuration.maxElements else {
+            run.finish(.refused(Self.tooManyElements(configuration.maxElements)))
+            return
+        }
+        let usesCache = configuration.cacheBytes > 0
+        var outputs: [String?] = Array(repeating: nil, count: input.cells.count)
+        var elements = 0
+        var misses: [(index: Int, cell: LayoutInput.Cell, key: CellKey?)] = []
+        for (index, cell) in input.cells.enumerated() {
+            guard usesCache else {
+                misses.append((index, cell, nil))
+                continue
+            }
+            let key = CellKey(content: cell.keyContent, width: input.options.width, format: input.options.format)
+            if let hit = cache.value(for: key) {
+                metrics.cacheHits.increment()
+                outputs[index] = hit.output
+                elements += hit.elementCount
+            } else {
+                metrics.cacheMisses.increment()
+                misses.append((index, cell, key))
+            }
+        }
+        let maxElements = configuration.maxElements
+        guard run.begin(isPage: input.isPage, outputs: outputs, elements: elements, maxElements: maxElements) else {
+            run.finish(.refused(Self.tooManyElements(maxElements)))
+            return
+        }
+        let options = input.options
+        for miss in misses.dropFirst() {
+            let queued = threads.submit { [self] builder in
+                layOutCell(run, miss.index, miss.cell, key: miss.key, options: options, body: text, builder: &builder)
+            }
+            if !queued {
+                run.finish(.unavailable)
+                return
+            }
+        }
+        if let first = misses.first {
+            layOutCell(run, first.index, first.cell, key: first.key, options: options, body: text, builder: &builder)
+        }
+    }
+
+    /// A cell job: parse (if the body was split unparsed), decode, count, lay out, render, cache, deliver.
+    /// Runs on a layout thread. `body` is the whole body, to word a parse error as parsing all of it would.
+    private func layOutCell(_ run: LayoutRun, _ index: Int, _ cell: LayoutInput.Cell, key: CellKey?,
+                            options: LayoutOptions, body: String, builder: inout LayoutBuilder) {
+        guard !run.isFinished else { return }
+        let maxElements = configuration.maxElements
+        let value: JSONValue
+        switch cell.content {
+        case .parsed(let parsed):
+            value = parsed
+        case .text(let text):
+            do throws(LayoutError) {
+                let depth = LayoutInput.jsonDepth(forElementDepth: configuration.maxDepth, isPageCell: cell.path != "root")
+                value = try JSONParser(maxDepth: depth).parse(text)
+            } catch {
+                run.finish(.refused(wholeBodyError(body, otherwise: Self.relocated(error, to: cell.path))))
+                return
+            }
+        }
+        let output: String
+        let elementCount: Int
+        do throws(LayoutError) {
+            let document = try decoder.decode(value, path: cell.path)
+            guard run.addElements(document.elementCount, maxElements: maxElements) else {
+                throw Self.tooManyElements(maxElements)
+            }
+            let range = SizeRange(min: Size(width: options.width, height: 0),
+                                  max: Size(width: options.width, height: .infinity))
+            let layout: Layout
+            do throws(LayoutError) {
+                layout = try Layout.compute(document.root, in: range, using: &builder)
+            } catch {
+                throw Self.relocated(error, to: cell.path)
+            }
+            output = options.format.layoutFormat.render(layout)
+            elementCount = document.elementCount
+        } catch {
+            run.finish(.refused(error))
+            return
+        }
+        metrics.cellsLaidOut.increment()
+        if let key {
+            let evicted = cache.insert(CachedCell(output: output, elementCount: elementCount), for: key)
+            if evicted > 0 { metrics.cacheEvictions.increment(by: evicted) }
+        }
+        run.deliver(output, at: index)
+    }
+
+    /// The error of parsing the whole body, which is what a request answers when one of its cells does not
+    /// parse (the positions and paths of the message are the body's, as `weft layout` gives them).
+    private func wholeBodyError(_ body: String, otherwise cellError: LayoutError) -> LayoutError {
+        do throws(LayoutError) {
+            _ = try LayoutInput.parse(body, defaults: LayoutOptions(), maxElementDepth: configuration.maxDepth)
+            return cellError
+        } catch {
+            return error
+        }
+    }
+
+    /// The refusal of a request whose cells hold more elements together than the limit.
+    static func tooManyElements(_ limit: Int) -> LayoutError {
+        LayoutError("more elements than the limit of \(limit) in all the cells together", path: "cells", kind: .limit)
+    }
+
+    /// A layout error (whose path starts at `root`) moved to the cell at `path`, such as `cells[2]`.
+    static func relocated(_ error: LayoutError, to path: String) -> LayoutError {
+        guard path != "root", error.path.hasPrefix("root") else { return error }
+        let rest = error.path.dropFirst(4)
+        guard rest.isEmpty || rest.first == "." || rest.first == "[" else { return error }
+        var moved = error
+        moved.path = path + rest
+        return moved
+    }
+}
+
+extension OutputFormat {
+    /// The WeftLayout renderer for this format.
+    var layoutFormat: LayoutFormat {
+        switch self {
+        case .flat: return .flat
+        case .tree: return .json
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import CoreMetrics
+import Hummingbird
+import Metrics
+import Prometheus
+
+/// The server's metrics: swift-metrics instruments backed by a Prometheus registry of the server's own, so
+/// that several servers (in tests) never share counts and nothing needs `MetricsSystem.bootstrap`.
+///
+/// Exposed at `GET /metrics` in the Prometheus text format:
+///
+/// - `weft_http_requests_total{route, status}`: requests answered, by route (`/v1/layout`, `/health`,
+///   `/metrics`, or `unmatched`) and status code.
+/// - `weft_http_request_duration_seconds{route}`: a histogram of the time from a request's arrival at the
+///   router to its answer.
+/// - `weft_cache_hits_total`, `weft_cache_misses_total`, `weft_cache_evictions_total`: cell cache lookups and
+///   evictions; `weft_cache_bytes`, `weft_cache_entries`: its size, read when scraped.
+/// - `weft_cells_laid_out_total`: cells decoded and laid out (cache misses that got that far).
+/// - `weft_layout_queue_jobs`: jobs waiting for a layout thread, read when scraped.
+///
+/// Threading: every method MAY be called from any thread (the instruments are atomic).
+public final class ServerMetrics: Sendable {
+    /// The registry the instruments report to.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    let cacheHits: CoreMetrics.Counter
+    let cacheMisses: CoreMetrics.Counter
+    let cacheEvictions: CoreMetrics.Counter
+    let cellsLaidOut: CoreMetrics.Counter
+    private let cacheBytes: CoreMetrics.Gauge
+    private let cacheEntries: CoreMetrics.Gauge
+    private let queuedJobs: CoreMetrics.Gauge
+
+    static let durationLabel = "weft_http_request_duration_seconds"
+
+    /// The latency histogram's buckets: from half a millisecond to the longest time limit worth setting.
+    public static let durationBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[Self.durationLabel] = Self.durationBuckets
+        self.factory = factory
+        cacheHits = CoreMetrics.Counter(label: "weft_cache_hits_total", factory: factory)
+        cacheMisses = CoreMetrics.Counter(label: "weft_cache_misses_total", factory: factory)
+        cacheEvictions = CoreMetrics.Counter(label: "weft_cache_evictions_total", factory: factory)
+        cellsLaidOut = CoreMetrics.Counter(label: "weft_cells_laid_out_total", factory: factory)
+        cacheBytes = CoreMetrics.Gauge(label: "weft_cache_bytes", factory: factory)
+        cacheEntries = CoreMetrics.Gauge(label: "weft_cache_entries", factory: factory)
+        queuedJobs = CoreMetrics.Gauge(label: "weft_layout_queue_jobs", factory: factory)
+    }
+
+    /// Counts a request answered with `status` on `route`, which took `duration`.
+    public func recordRequest(route: String, status: Int, duration: Duration) {
+        CoreMetrics.Counter(label: "weft_http_requests_total", dimensions: [("route", route), ("status", String(status))],
+                factory: factory).increment()
+        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        CoreMetrics.Timer(label: Self.durationLabel, dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(nanoseconds)
+    }
+
+    /// The metrics in the Prometheus text format, with the cache's size and the queue's length as they are now.
+    public func render(cache: CellCache.Statistics, queuedJobs queued: Int) -> String {
+        cacheBytes.record(cache.bytes)
+        cacheEntries.record(cache.entries)
+        queuedJobs.record(queued)
+        return registry.emitToString()
+    }
+}
+
+/// Counts every request and times it, by route and status, in ``ServerMetrics``.
+///
+/// The route is the router's pattern (`/v1/layout`), never the raw path, so that unknown paths cannot grow
+/// the number of series: they all count as `unmatched`.
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+    /// The router's patterns; any other endpoint path counts as `unmatched`.
+    let routes: Set<String>
+
+    func route(_ context: Context) -> String {
+        context.endpointPath.flatMap { routes.contains($0) ? $0 : nil } ?? "unmatched"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            metrics.recordRequest(route: route(context), status: response.status.code,
+                                  duration: ContinuousClock.now - start)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            metrics.recordRequest(route: route(context), status: status.code,
+                                  duration: ContinuousClock.now - start)
+            throw error
+        }
+    }
+}
