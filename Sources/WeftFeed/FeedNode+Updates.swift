@@ -230,7 +230,8 @@ extension FeedNode {
             switch result {
             case .success(let pass):
                 do {
-                    try pass.apply()
+                    // A cell that changed while its layout was computed lays itself out again.
+                    if try pass.apply().needsAnotherPass { cell.setNeedsLayout() }
                 } catch {
                     cell.didFailLayout(error)
                 }

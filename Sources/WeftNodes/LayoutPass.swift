@@ -28,6 +28,9 @@ public struct LayoutPass: Sendable {
     public let root: Node
     public let range: SizeRange
     let updates: [Update]
+    /// Whether some node changed while the pass was computed (after its parent laid it out): applying the
+    /// pass then asks for another one.
+    let sawChange: Bool
 
     /// The root's layout.
     public var rootLayout: Layout {
@@ -60,13 +63,15 @@ public struct LayoutPass: Sendable {
         builder.placed.reserveCapacity(rootNodes)
         try builder.visit(root, entry, parent: -1)
         try builder.checkEachNodeOnce()
-        return LayoutPass(root: root, range: range, updates: builder.updates)
+        return LayoutPass(root: root, range: range, updates: builder.updates, sawChange: builder.sawChange)
     }
 
     private struct Builder {
         var updates: [Update] = []
         /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places.
         var placed: [(node: ObjectIdentifier, update: Int)] = []
+        /// Set when a child's layout for the size its parent gave it was no longer cached.
+        var sawChange = false
 
         mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int) throws(HierarchyError) {
             let entries = entry.layout?.flattened() ?? []
@@ -91,7 +96,9 @@ public struct LayoutPass: Sendable {
                 guard let child = flat.element as? Node else { continue }
                 let childEntry: LayoutCache.Entry
                 do {
-                    childEntry = try child.entryForApplying(size: flat.frame.size)
+                    let found = try child.entryForApplying(size: flat.frame.size)
+                    childEntry = found.entry
+                    if !found.wasCached { sawChange = true }
                 } catch {
                     throw .layoutFailed(error)
                 }
@@ -152,8 +159,8 @@ public struct LayoutPass: Sendable {
         /// applied layout counts as a change from zero.
         public var rootSizeChange: (old: Size, new: Size)?
         /// Whether the root's part was applied but a part below it was outdated: a node changed (while it was
-        /// not yet in the hierarchy, so the change did not reach the root) after the pass computed it. The root
-        /// needs another pass.
+        /// not yet in the hierarchy, so the change did not reach the root) after the pass computed it, or while
+        /// it was computed. The root needs another pass.
         public var needsAnotherPass = false
     }
 
@@ -196,7 +203,7 @@ public struct LayoutPass: Sendable {
         // 4. Change the hierarchy: removals first, so that nodes can move between parents.
         var result = Result()
         result.staleNodes = skip.filter { $0 }.count
-        result.needsAnotherPass = !skip[0] && result.staleNodes > 0
+        result.needsAnotherPass = !skip[0] && (result.staleNodes > 0 || sawChange)
         for (i, diff) in plans where updates[i].node !== transitioning {
             for removal in diff.removals {
                 removal.node.withState { if $0.supernode === updates[i].node { $0.supernode = nil } }
@@ -241,11 +248,11 @@ public struct LayoutPass: Sendable {
             result.rootSizeChange = (old, updates[0].size)
         }
         let statistics = NodeStatistics.shared
-        statistics.bump(statistics.insertions, by: result.insertions)
-        statistics.bump(statistics.removals, by: result.removals)
-        statistics.bump(statistics.moves, by: result.moves)
-        statistics.bump(statistics.staleDrops, by: result.staleNodes)
-        statistics.bump(statistics.appliedPasses)
+        statistics.bump(.insertions, by: result.insertions)
+        statistics.bump(.removals, by: result.removals)
+        statistics.bump(.moves, by: result.moves)
+        statistics.bump(.staleDrops, by: result.staleNodes)
+        statistics.bump(.appliedPasses)
         return result
     }
 

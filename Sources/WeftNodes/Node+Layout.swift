@@ -26,7 +26,7 @@ extension Node {
     func rootEntry(_ range: SizeRange) throws(LayoutError) -> LayoutCache.Entry {
         let scale = Node.screenScale
         if let hit = cachedEntry(range, parentSize: range.max, scale: scale) {
-            NodeStatistics.shared.bump(NodeStatistics.shared.cacheHits)
+            NodeStatistics.shared.bump(.cacheHits)
             return hit
         }
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
@@ -43,12 +43,15 @@ extension Node {
 
     /// The cache entry a parent placed at `size` used: the cached one of that size for the current version
     /// if there is one, otherwise one computed for exactly that size (as Texture does).
-    func entryForApplying(size: Size) throws(LayoutError) -> LayoutCache.Entry {
+    ///
+    /// `wasCached` is false when the cache had no layout of that size for the current version: then the node
+    /// changed after its parent laid it out (or the entry was evicted), and the parent's layout may be stale.
+    func entryForApplying(size: Size) throws(LayoutError) -> (entry: LayoutCache.Entry, wasCached: Bool) {
         let scale = Node.screenScale
         if let entry = withState({ $0.cache.lookup(size: size, scale: scale, version: $0.version) }) {
-            return entry
+            return (entry, true)
         }
-        return try rootEntry(SizeRange(exactly: size))
+        return (try rootEntry(SizeRange(exactly: size)), false)
     }
 
     /// The cached entry for `range` under `parentSize`, if any (no validation: an invalid style misses).
@@ -63,7 +66,7 @@ extension Node {
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
         if let hit = cachedEntry(range, parentSize: parentSize, scale: builder.grid.scale) {
-            NodeStatistics.shared.bump(NodeStatistics.shared.cacheHits)
+            NodeStatistics.shared.bump(.cacheHits)
             return hit
         }
         return try computeLayout(range, parentSize: parentSize, in: &builder)
@@ -72,12 +75,12 @@ extension Node {
     /// Computes the layout (the cache missed) and stores it.
     func computeLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
         let statistics = NodeStatistics.shared
-        statistics.bump(statistics.cacheMisses)
+        statistics.bump(.cacheMisses)
         let scale = builder.grid.scale
         let (style, version) = withState { ($0.style, $0.version) }
         let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
         let entry: LayoutCache.Entry
-        statistics.bump(statistics.specCalls)
+        statistics.bump(.specCalls)
         if let spec = layoutSpecThatFits(resolved) {
             try builder.enter(self)
             defer { builder.leave(self) }
@@ -94,7 +97,7 @@ extension Node {
             builder.rewind(to: mark)
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
         } else {
-            statistics.bump(statistics.measurements)
+            statistics.bump(.measurements)
             let measured = calculateSizeThatFits(resolved.max)
             let size = builder.sanitizedSize(resolved.clamp(measured))
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil)
