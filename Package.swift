@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftLayoutTests",
-            dependencies: ["WeftLayout"],
+            dependencies: ["WeftLayout", "WeftSamples"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -21,7 +21,7 @@ public struct PhotoFeedData: Sendable {
 
     /// The post at `index`.
     public func post(_ index: Int) -> PhotoModel {
-        var rng = SplitMix(state: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
+        var rng = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
         let nameLength = 2 + Int(rng.next() % 3)
         let name = (0..<nameLength).map { _ in Self.syllables[Int(rng.next() % UInt64(Self.syllables.count))] }.joined()
         let commentCount = Int(rng.next() % 4)
@@ -36,7 +36,7 @@ public struct PhotoFeedData: Sendable {
 
     /// Where post `index` was taken (what reverse geocoding answers later).
     public func location(_ index: Int) -> String {
-        var rng = SplitMix(state: (seed &* 0xD1B5_4A32_D192_ED03) ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
+        var rng = SplitMix64(seed: (seed &* 0xD1B5_4A32_D192_ED03) ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         _ = rng.next()
         return Self.places[Int(rng.next() % UInt64(Self.places.count))]
     }
@@ -50,11 +50,16 @@ public struct PhotoFeedData: Sendable {
     }
 }
 
-/// SplitMix64: small, fast, deterministic.
-struct SplitMix {
-    var state: UInt64
+/// SplitMix64: a small, fast, deterministic random number generator (the same seed, the same sequence), for
+/// synthetic data and repeatable random tests.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public var state: UInt64
 
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

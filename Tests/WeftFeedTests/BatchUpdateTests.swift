@@ -4,6 +4,7 @@ import Testing
 import WeftLayout
 @testable import WeftNodes
 @testable import WeftFeed
+import WeftSamples
 
 @Suite("Feed batch updates")
 struct BatchUpdateTests {
@@ -43,7 +44,7 @@ struct BatchUpdateTests {
 
     @Test("Random inserts, deletes, reloads and moves match an array model after every commit")
     func randomAgainstModel() throws {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var model: [[Int]] = [Array(0..<20), Array(100..<110)]
         let (feed, source) = try makeFeed(model)
         var nextValue = 1000
@@ -184,18 +185,5 @@ struct BatchUpdateTests {
         #expect(feedValues(feed) == [[7, 2, 4, 8]])
         let summary = waiter.summaries.withLock { $0.last }
         #expect(summary?.inserted == 2 && summary?.deleted == 2 && summary?.cellsLaidOut == 2)
-    }
-}
-
-/// SplitMix64 for repeatable random sequences.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
