@@ -17,12 +17,6 @@ extension Node {
     /// (automatically managed nodes only).
     public var lastAppliedDiff: HierarchyDiff? { withState { $0.lastDiff } }
 
-    /// Places a node that a container (a feed) holds outside the subnode hierarchy. For containers in this
-    /// package, on the apply queue.
-    package func setContainerFrame(_ frame: Rect) {
-        withState { $0.frame = frame }
-    }
-
     /// Adds `node` as the frontmost subnode. MUST run on the apply queue; refused for automatically managed
     /// nodes, for a node that would become its own ancestor, and for a node managed by another parent's layout.
     public func addSubnode(_ node: Node) throws(HierarchyError) {
