@@ -34,9 +34,9 @@ enum LayoutWriter {
     private static func writeTree(_ layout: Layout, indent: String, into out: inout String) {
         let inner = indent + "  "
         out += "{\n"
-        out += "\(inner)\"type\": \(quoted(layout.element.kindName)),\n"
+        out += "\(inner)\"type\": \(JSONValue.quoted(layout.element.kindName)),\n"
         if let id = layout.element.identifier {
-            out += "\(inner)\"id\": \(quoted(id)),\n"
+            out += "\(inner)\"id\": \(JSONValue.quoted(id)),\n"
         }
         out += "\(inner)\"frame\": \(frameArray(layout.frame))"
         let sublayouts = layout.sublayouts
@@ -57,14 +57,9 @@ enum LayoutWriter {
         if entries.isEmpty { return "{}\n" }
         var out = "{\n"
         for (i, entry) in entries.enumerated() {
-            out += "  \(quoted(entry.element.identifier ?? "")): \(frameArray(entry.frame))"
+            out += "  \(JSONValue.quoted(entry.element.identifier ?? "")): \(frameArray(entry.frame))"
             out += i < entries.count - 1 ? ",\n" : "\n"
         }
         return out + "}\n"
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        JSONValue.quoted(text)
     }
 }

@@ -2,18 +2,9 @@ import WeftLayout
 
 /// Writing JSON text: string literals for error bodies, and the canonical form of a cell used as its cache key.
 enum JSONText {
-    /// `text` as a JSON string literal (WeftLayout's escaping, as in `weft layout` output).
-    static func quoted(_ text: String) -> String {
-        JSONValue.quoted(text)
-    }
-
     /// The error body of a refused request: `{"error": "..."}`.
     static func errorBody(_ message: String) -> String {
-        "{\"error\": \(quoted(message))}\n"
-    }
-
-    static func appendQuoted(_ text: String, to out: inout String) {
-        JSONValue.appendQuoted(text, to: &out)
+        "{\"error\": \(JSONValue.quoted(message))}\n"
     }
 }
 
@@ -41,7 +32,7 @@ extension JSONValue {
             }
         case .string(let value):
             out += "\""
-            JSONText.appendQuoted(value, to: &out)
+            JSONValue.appendQuoted(value, to: &out)
             out += "\""
         case .array(let values):
             out += "["
@@ -55,7 +46,7 @@ extension JSONValue {
             for (i, key) in object.keys.enumerated() {
                 if i > 0 { out += "," }
                 out += "\""
-                JSONText.appendQuoted(key, to: &out)
+                JSONValue.appendQuoted(key, to: &out)
                 out += "\":"
                 (object[key] ?? .null).appendCanonical(to: &out)
             }

@@ -19,13 +19,13 @@ public struct LayoutOptions: Sendable, Equatable {
     public init(queryWidth: Substring?, queryFormat: Substring?) throws(LayoutError) {
         if let text = queryWidth {
             guard let width = Double(text), Self.accepts(width) else {
-                throw LayoutError(Self.widthReason(got: JSONText.quoted(String(text))), path: "query width")
+                throw LayoutError(Self.widthReason(got: JSONValue.quoted(String(text))), path: "query width")
             }
             self.width = width
         }
         if let text = queryFormat {
             guard let format = OutputFormat(rawValue: String(text)) else {
-                throw LayoutError(Self.formatReason(got: JSONText.quoted(String(text))), path: "query format")
+                throw LayoutError(Self.formatReason(got: JSONValue.quoted(String(text))), path: "query format")
             }
             self.format = format
         }
