@@ -39,8 +39,14 @@ public final class ApplyQueue: @unchecked Sendable {
     private struct State {
         var pending: [@Sendable () -> Void] = []
         var turnScheduled = false
+        /// Everything but `recent`, which is kept as a ring and put in order when read.
         var statistics = Statistics()
+        var ring: [Double] = []
+        var ringNext = 0
     }
+
+    /// How many recent turn durations are kept.
+    private static let recentCapacity = 4096
 
     private let queue: DispatchQueue
     private let key = DispatchSpecificKey<UInt8>()
@@ -84,8 +90,12 @@ public final class ApplyQueue: @unchecked Sendable {
             state.statistics.batches += batches.count
             state.statistics.longest = max(state.statistics.longest, seconds)
             state.statistics.total += seconds
-            if state.statistics.recent.count == 4096 { state.statistics.recent.removeFirst() }
-            state.statistics.recent.append(seconds)
+            if state.ring.count < Self.recentCapacity {
+                state.ring.append(seconds)
+            } else {
+                state.ring[state.ringNext] = seconds
+            }
+            state.ringNext = (state.ringNext + 1) % Self.recentCapacity
         }
         for _ in batches { inFlight.leave() }
     }
@@ -94,11 +104,22 @@ public final class ApplyQueue: @unchecked Sendable {
     public var pendingBatches: Int { state.withLock { $0.pending.count } }
 
     /// Timing of the turns so far.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.recent = state.ring.count < Self.recentCapacity
+                ? state.ring : Array(state.ring[state.ringNext...] + state.ring[..<state.ringNext])
+            return statistics
+        }
+    }
 
     /// Forgets the timing collected so far.
     public func resetStatistics() {
-        state.withLock { $0.statistics = Statistics() }
+        state.withLock { state in
+            state.statistics = Statistics()
+            state.ring = []
+            state.ringNext = 0
+        }
     }
 
     /// Marks background work that will end by queueing a batch here (so that ``settle(timeout:)`` waits).
