@@ -99,13 +99,18 @@ struct UpdatePlanner {
                 "sections: the data source now has \(newCount), but the feed had \(oldCount) with \(changes.insertedSections.count) "
                     + "inserted and \(changes.deletedSections.count) deleted, so it should have \(expected)")
         }
+        return Self.fill(slots, with: survivors) { _, i in changes.reloadedSections.contains(i) ? .fresh : .old(i) }
+    }
+
+    /// `slots` with each empty one taken by the next of `survivors`, in order (the counts were checked to
+    /// match): what stays keeps its relative order around what was inserted or moved in.
+    static func fill<T>(_ slots: [T?], with survivors: [Int], _ make: (_ slot: Int, _ survivor: Int) -> T) -> [T] {
         var next = 0
-        for j in 0..<newCount where slots[j] == nil {
-            let i = survivors[next]
-            next += 1
-            slots[j] = changes.reloadedSections.contains(i) ? .fresh : .old(i)
+        return slots.enumerated().map { index, slot in
+            if let slot { return slot }
+            defer { next += 1 }
+            return make(index, survivors[next])
         }
-        return slots.map { $0 ?? .fresh }
     }
 
     /// Item changes must lie in sections that keep their items.
@@ -160,13 +165,9 @@ struct UpdatePlanner {
                 "section \(j): the data source now has \(count) items, but the feed had \(oldItems.count) with \(inserted.count) "
                     + "inserted, \(deleted) deleted, \(movedIn.count) moved in and \(movedOut) moved out, so it should have \(expected)")
         }
-        var next = 0
-        for k in 0..<count where slots[k] == nil {
-            let index = survivors[next]
-            next += 1
-            slots[k] = fate[index] == "reloadItems" ? .new(ItemPath(item: k, section: j)) : .kept(oldItems[index])
+        return Self.fill(slots, with: survivors) { k, index in
+            fate[index] == "reloadItems" ? .new(ItemPath(item: k, section: j)) : .kept(oldItems[index])
         }
-        return slots.map { $0 ?? .new(ItemPath(item: 0, section: j)) }
     }
 
     private func sectionIndex(_ i: Int) -> Int? {
