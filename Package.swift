@@ -5,11 +5,9 @@ let package = Package(
     name: "Weft",
     products: [
         .library(name: "WeftLayout", targets: ["WeftLayout"]),
+        .library(name: "WeftFormat", targets: ["WeftFormat"]),
         .library(name: "WeftNodes", targets: ["WeftNodes"]),
         .library(name: "WeftFeed", targets: ["WeftFeed"]),
-        .library(name: "WeftSamples", targets: ["WeftSamples"]),
-        .library(name: "WeftScenarios", targets: ["WeftScenarios"]),
-        .library(name: "WeftAllocator", targets: ["WeftAllocator"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
     traits: [
@@ -20,10 +18,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "WeftLayout"),
-        .target(name: "WeftNodes", dependencies: ["WeftLayout"]),
+        .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
+        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
-        .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed", "WeftSamples"]),
+        .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(
             name: "WeftAllocator",
@@ -33,6 +32,7 @@ let package = Package(
             name: "weft",
             dependencies: [
                 "WeftLayout",
+                "WeftFormat",
                 "WeftNodes",
                 "WeftFeed",
                 "WeftSamples",
@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftLayoutTests",
-            dependencies: ["WeftLayout", "WeftSamples"],
+            dependencies: ["WeftLayout", "WeftFormat"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

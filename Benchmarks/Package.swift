@@ -10,6 +10,17 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The scenarios of `weft bench`, compiled here from the same files (a link to ../Sources/WeftScenarios):
+        // they are not a library product of Weft.
+        .target(
+            name: "Scenarios",
+            dependencies: [
+                .product(name: "WeftLayout", package: "Weft"),
+                .product(name: "WeftNodes", package: "Weft"),
+                .product(name: "WeftFeed", package: "Weft"),
+            ],
+            path: "Sources/Scenarios"
+        ),
         .executableTarget(
             name: "WeftBenchmarks",
             dependencies: [
@@ -17,7 +28,7 @@ let package = Package(
                 .product(name: "WeftLayout", package: "Weft"),
                 .product(name: "WeftNodes", package: "Weft"),
                 .product(name: "WeftFeed", package: "Weft"),
-                .product(name: "WeftScenarios", package: "Weft"),
+                "Scenarios",
             ],
             path: "Benchmarks/WeftBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

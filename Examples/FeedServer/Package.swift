@@ -25,6 +25,7 @@ let package = Package(
             name: "FeedServerCore",
             dependencies: [
                 .product(name: "WeftLayout", package: "Weft"),
+                .product(name: "WeftFormat", package: "Weft"),
                 .product(name: "WeftNodes", package: "Weft"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -49,6 +50,7 @@ let package = Package(
             dependencies: [
                 "FeedServerCore",
                 .product(name: "WeftLayout", package: "Weft"),
+                .product(name: "WeftFormat", package: "Weft"),
                 .product(name: "WeftNodes", package: "Weft"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,3 +1,4 @@
+import WeftFormat
 import WeftLayout
 
 extension LayoutDecoder {

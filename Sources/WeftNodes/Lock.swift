@@ -35,18 +35,20 @@ package final class Lock: @unchecked Sendable {
     }
 }
 
-/// A value guarded by its own lock.
-package final class Locked<Value>: @unchecked Sendable {
+/// A value guarded by its own lock, for state shared between threads (a data source's model, counters).
+///
+/// Keep the critical sections short, and never call code that may take another lock (or this one) inside.
+public final class Locked<Value>: @unchecked Sendable {
     // @unchecked: every access to `value` holds `lock`.
     private let lock = Lock()
     private var value: Value
 
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
     }
 
     @inline(__always)
-    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         try lock.withLock { try body(&value) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WeftFormat
 import WeftLayout
 import WeftNodes
 

@@ -1,4 +1,5 @@
 import Testing
+import WeftFormat
 import WeftLayout
 
 /// Every class of bad input is refused with an error that names the place and the reason.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeftFormat
 import WeftLayout
 
 /// Runs `body` on a thread with a `stackSize`-byte stack and waits for it.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeftFormat
 import WeftLayout
 
 /// One layout fixture: a document, a size range, and the frame every id must get.

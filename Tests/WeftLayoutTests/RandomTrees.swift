@@ -1,8 +1,20 @@
 import WeftLayout
-import WeftSamples
 
-/// The deterministic generator of the samples, so that random tests repeat exactly.
-typealias SeededGenerator = SplitMix64
+/// A deterministic generator (xorshift64*), so that random tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed == 0 ? 0x2545_F491_4F6C_DD1D : seed
+    }
+
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+}
 
 /// Builds random spec trees over every spec and style property, for property tests.
 struct RandomTrees {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeftFormat
 import WeftLayout
 @testable import WeftNodes
 

@@ -7,7 +7,7 @@ import Glibc
 import WeftFeed
 import WeftLayout
 import WeftNodes
-import WeftScenarios
+import Scenarios
 
 // Scenarios of issue 5, over the trees of WeftScenarios (the same ones `weft bench` and the peers use).
 // With `scalingFactor: .kilo` every figure is per inner iteration: per cell, or per node where the scenario

@@ -1,4 +1,5 @@
 import Foundation
+import WeftFormat
 import WeftLayout
 
 /// Everything the feed server can be told at start: where to listen, the limits on a request, the cache size

@@ -1,3 +1,4 @@
+import WeftFormat
 import WeftLayout
 
 /// Writing JSON text: string literals for error bodies, and the canonical form of a cell used as its cache key.

@@ -1,3 +1,4 @@
+import WeftFormat
 import WeftLayout
 
 /// The width and format that a document, or every cell of a page, is laid out with.

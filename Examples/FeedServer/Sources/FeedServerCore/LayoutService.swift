@@ -1,4 +1,5 @@
 import NIOCore
+import WeftFormat
 import WeftLayout
 import WeftNodes
 

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import NIOCore
 import Testing
+import WeftFormat
 import WeftLayout
 import WeftNodes
 

@@ -1,5 +1,6 @@
 @testable import FeedServerCore
 import Testing
+import WeftFormat
 import WeftLayout
 
 /// The scanner that splits bodies into their cells' texts: what it splits, what it leaves to the full parse,

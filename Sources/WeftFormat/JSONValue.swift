@@ -1,3 +1,5 @@
+import WeftLayout
+
 /// A parsed JSON value. Objects keep their keys in document order.
 public enum JSONValue: Hashable, Sendable {
     case null

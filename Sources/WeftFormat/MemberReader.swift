@@ -1,3 +1,5 @@
+import WeftLayout
+
 /// Reads the members of one JSON object with typed accessors whose errors name the member's path, and
 /// refuses members that no accessor asked for (``finish()``).
 public struct MemberReader {

@@ -1,3 +1,5 @@
+import WeftLayout
+
 /// An SVG picture of a layout's computed boxes: leaves filled, specs outlined with dashes, ids as labels.
 enum SVGPicture {
     static func render(_ layout: Layout) -> String {

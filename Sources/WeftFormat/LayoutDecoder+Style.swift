@@ -1,3 +1,5 @@
+import WeftLayout
+
 extension LayoutDecoder {
     /// Decodes a `style` object (every ``LayoutStyle`` property; `preferredSize` sets width and height).
     func decodeStyle(_ value: JSONValue, path: String) throws(LayoutError) -> LayoutStyle {

@@ -1,3 +1,5 @@
+import WeftLayout
+
 /// Renders layouts in the output formats of `weft layout`: `json`, `flat`, `ascii` and `svg`.
 public enum LayoutFormat: String, Sendable, CaseIterable {
     /// The layout tree: every element with its type, id, frame (position relative to its parent) and children.

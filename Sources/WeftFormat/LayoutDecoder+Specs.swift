@@ -1,3 +1,5 @@
+import WeftLayout
+
 extension LayoutDecoder {
     /// Decodes the members particular to each spec type (one small function each, so that a level of
     /// nesting costs little stack).

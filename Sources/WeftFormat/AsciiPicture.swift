@@ -1,3 +1,5 @@
+import WeftLayout
+
 /// A text picture of a layout tree, in the spirit of Texture's `asciiArtString`: every spec is a box titled
 /// with its kind, id, size and position; the children of a horizontal stack sit side by side, all other
 /// children one above the other.

@@ -1,3 +1,5 @@
+import WeftLayout
+
 /// A layout document read from JSON: the root element and the identifiers it holds.
 public struct LayoutDocument: Sendable {
     public let root: any LayoutElement
