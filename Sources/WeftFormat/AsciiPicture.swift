@@ -3,9 +3,27 @@ import WeftLayout
 /// A text picture of a layout tree, in the spirit of Texture's `asciiArtString`: every spec is a box titled
 /// with its kind, id, size and position; the children of a horizontal stack sit side by side, all other
 /// children one above the other.
+///
+/// Work is linear in the size of the picture: box sizes are computed once, bottom up, then each line of the
+/// picture is written once, top to bottom (a nested box's line is never copied into its parent's).
 enum AsciiPicture {
     static func render(_ layout: Layout) -> String {
-        block(layout).joined(separator: "\n") + "\n"
+        var work = 0
+        return render(layout, work: &work)
+    }
+
+    /// The picture, adding to `work` the characters measured (headings) and written: the work the picture
+    /// takes, which the tests hold to the picture's size.
+    static func render(_ layout: Layout, work: inout Int) -> String {
+        let root = Box(layout)
+        work += root.measured
+        var out = ""
+        for row in 0..<root.height {
+            root.write(row: row, into: &out)
+            out.append("\n")
+        }
+        work += out.count
+        return out
     }
 
     static func title(_ layout: Layout) -> String {
@@ -13,32 +31,115 @@ enum AsciiPicture {
         return "\(layout.element.displayName) \(layout.size) @\(formatPoints(position.x)),\(formatPoints(position.y))"
     }
 
-    static func block(_ layout: Layout) -> [String] {
-        let heading = title(layout)
-        let sublayouts = layout.sublayouts
-        if sublayouts.isEmpty {
-            return ["[ \(heading) ]"]
-        }
-        let blocks = sublayouts.map(block)
-        let sideBySide = (layout.element as? StackSpec)?.options.direction == .horizontal
-        let body = sideBySide ? besideEachOther(blocks) : blocks.flatMap { $0 }
-        let innerWidth = max(heading.count + 2, body.map(\.count).max() ?? 0)
-        var lines = ["+-" + heading + String(repeating: "-", count: innerWidth - heading.count + 1) + "+"]
-        for line in body {
-            lines.append("| " + line + String(repeating: " ", count: innerWidth - line.count) + " |")
-        }
-        lines.append("+" + String(repeating: "-", count: innerWidth + 2) + "+")
-        return lines
-    }
+    /// One layout's box: its heading, its children's boxes, and its size in characters and lines.
+    ///
+    /// A leaf is one line, `[ heading ]`. A box with children is a border line with the heading, the body
+    /// (children above each other, or side by side separated by a space, each padded to its width) framed by
+    /// `| ` and ` |`, and a closing border line.
+    struct Box {
+        let heading: String
+        let headingWidth: Int
+        let children: [Box]
+        let sideBySide: Bool
+        /// The body's width (inside the frame) and the picture's width and height.
+        let innerWidth: Int
+        let width: Int
+        let height: Int
+        /// For children above each other: the body row each child starts at.
+        let starts: [Int]
+        /// The characters of the headings in this box (counted once each).
+        let measured: Int
 
-    static func besideEachOther(_ blocks: [[String]]) -> [String] {
-        let height = blocks.map(\.count).max() ?? 0
-        let widths = blocks.map { $0.map(\.count).max() ?? 0 }
-        return (0..<height).map { row in
-            zip(blocks, widths).map { block, width in
-                let line = row < block.count ? block[row] : ""
-                return line + String(repeating: " ", count: width - line.count)
-            }.joined(separator: " ")
+        init(_ layout: Layout) {
+            heading = AsciiPicture.title(layout)
+            headingWidth = heading.count
+            children = layout.sublayouts.map(Box.init)
+            measured = children.reduce(headingWidth) { $0 + $1.measured }
+            sideBySide = (layout.element as? StackSpec)?.options.direction == .horizontal
+            if children.isEmpty {
+                innerWidth = 0
+                width = headingWidth + 4
+                height = 1
+                starts = []
+                return
+            }
+            let bodyWidth: Int
+            let bodyHeight: Int
+            if sideBySide {
+                bodyWidth = children.reduce(-1) { $0 + $1.width + 1 }
+                bodyHeight = children.map(\.height).max() ?? 0
+                starts = []
+            } else {
+                bodyWidth = children.map(\.width).max() ?? 0
+                var starts: [Int] = []
+                starts.reserveCapacity(children.count)
+                var row = 0
+                for child in children {
+                    starts.append(row)
+                    row += child.height
+                }
+                self.starts = starts
+                bodyHeight = row
+            }
+            innerWidth = max(headingWidth + 2, bodyWidth)
+            width = innerWidth + 4
+            height = bodyHeight + 2
+        }
+
+        /// Appends line `row` of this box (exactly ``width`` characters) to `out`.
+        func write(row: Int, into out: inout String) {
+            if children.isEmpty {
+                out += "[ "
+                out += heading
+                out += " ]"
+                return
+            }
+            if row == 0 {
+                out += "+-"
+                out += heading
+                pad(innerWidth - headingWidth + 1, with: "-", into: &out)
+                out += "+"
+                return
+            }
+            if row == height - 1 {
+                out += "+"
+                pad(innerWidth + 2, with: "-", into: &out)
+                out += "+"
+                return
+            }
+            out += "| "
+            let bodyRow = row - 1
+            var written = 0
+            if sideBySide {
+                for (i, child) in children.enumerated() {
+                    if i > 0 {
+                        out += " "
+                        written += 1
+                    }
+                    if bodyRow < child.height { child.write(row: bodyRow, into: &out) } else { pad(child.width, into: &out) }
+                    written += child.width
+                }
+            } else if let index = childIndex(atBodyRow: bodyRow) {
+                children[index].write(row: bodyRow - starts[index], into: &out)
+                written = children[index].width
+            }
+            pad(innerWidth - written, into: &out)
+            out += " |"
+        }
+
+        /// The child (above each other) that covers `bodyRow`: the last one starting at or before it.
+        private func childIndex(atBodyRow bodyRow: Int) -> Int? {
+            var low = 0
+            var high = starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if starts[mid] <= bodyRow { low = mid + 1 } else { high = mid }
+            }
+            return low > 0 ? low - 1 : nil
+        }
+
+        private func pad(_ count: Int, with character: Character = " ", into out: inout String) {
+            for _ in 0..<max(count, 0) { out.append(character) }
         }
     }
 }

@@ -161,12 +161,24 @@ public struct SimpleTextMeasurer: TextMeasurer {
     }
 
     /// `line` shortened until it and `token` fit in `width` (keeping at least the token).
-    func truncate(_ line: String, token: String, width: Double, fontSize: Double) -> String {
-        var kept = Substring(line)
-        let tokenWidth = self.width(of: Substring(token), fontSize: fontSize)
-        while !kept.isEmpty && self.width(of: kept, fontSize: fontSize) + tokenWidth > width {
-            kept.removeLast()
+    ///
+    /// Advances are positive, so the width of a prefix only grows: one pass finds the longest prefix that fits,
+    /// each character's advance looked up once (`advance`, the class advances by default).
+    func truncate(
+        _ line: String, token: String, width: Double, fontSize: Double,
+        advance: (Character) -> Double = SimpleTextMeasurer.advance
+    ) -> String {
+        var tokenAdvance = 0.0
+        for character in token { tokenAdvance += advance(character) }
+        let tokenWidth = tokenAdvance * fontSize
+        var keptEnd = line.startIndex
+        var total = 0.0
+        for index in line.indices {
+            total += advance(line[index])
+            if total * fontSize + tokenWidth > width { break }
+            keptEnd = line.index(after: index)
         }
+        var kept = line[..<keptEnd]
         while kept.last == " " { kept.removeLast() }
         return String(kept) + token
     }

@@ -17,35 +17,30 @@ struct LayoutCommand: ParsableCommand {
     @Argument(help: "The layout document, or - for standard input.")
     var file: String
 
-    @Option(help: "The minimum size, WxH.")
-    var min: String = "0x0"
+    @Option(parsing: .unconditional, help: ArgumentHelp("The minimum size.", valueName: SizeArgument.valueName))
+    var min = SizeArgument(.zero)
 
-    @Option(help: "The maximum size, WxH; inf for unbounded (e.g. 375xinf).")
-    var max: String = "infxinf"
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The maximum size; inf for unbounded (e.g. 375xinf).", valueName: SizeArgument.valueName))
+    var max = SizeArgument(Size(width: .infinity, height: .infinity))
 
-    @Option(help: "Pixels per point; sizes and positions are rounded to this grid.")
-    var scale: String = "2"
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Pixels per point; sizes and positions are rounded to this grid.", valueName: ScaleArgument.valueName))
+    var scale = ScaleArgument(2)
 
-    @Option(help: "Output: json (the layout tree), flat (id -> [x, y, w, h]), ascii or svg.")
-    var format: String = "json"
+    @Option(help: ArgumentHelp("Output: json (the layout tree), flat (id -> [x, y, w, h]), ascii or svg.",
+                               valueName: FormatArgument.valueName))
+    var format = FormatArgument(.json)
 
     func run() throws {
         try reportingInputErrors {
-            guard let outputFormat = LayoutFormat(rawValue: format) else {
-                let names = LayoutFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                throw InputError(description: "--format: expected one of \(names), got \"\(format)\"")
-            }
-            let minSize = try parseSize(min, flag: "--min")
-            let maxSize = try parseSize(max, flag: "--max")
-            guard let scaleValue = Double(scale), PixelGrid.problem(scale: scaleValue) == nil else {
-                throw InputError(description: "--scale: expected a number > 0, got \"\(scale)\"")
-            }
             let range: SizeRange
             do throws(LayoutError) {
-                range = try SizeRange.validated(min: minSize, max: maxSize)
+                range = try SizeRange.validated(min: min.size, max: max.size)
             } catch {
                 throw InputError(description: "--min/--max: \(error.reason)")
             }
+            let (scaleValue, outputFormat) = (scale.scale, format.format)
             let text = try readDocument(file)
             // Decoding and layout recurse once per element level: give them a thread with room for the
             // deepest document the decoder accepts.
@@ -84,20 +79,6 @@ func onLargeStack<T: Sendable>(_ stackSize: Int, _ body: @escaping @Sendable () 
 final class ResultBox<T: Sendable>: @unchecked Sendable {
     // @unchecked: written by the thread before it signals, read after the wait.
     var value: Result<T, LayoutError> = .failure(LayoutError("the layout thread did not finish"))
-}
-
-/// Parses `WxH`, where each side is a number of points >= 0 or `inf`.
-func parseSize(_ text: String, flag: String) throws -> Size {
-    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    func side(_ part: Substring) -> Double? {
-        if part == "inf" { return .infinity }
-        guard let value = Double(part), value.isFinite, value >= 0 else { return nil }
-        return value
-    }
-    guard parts.count == 2, let width = side(parts[0]), let height = side(parts[1]) else {
-        throw InputError(description: "\(flag): expected WxH with numbers >= 0 or inf (e.g. 375xinf), got \"\(text)\"")
-    }
-    return Size(width: width, height: height)
 }
 
 /// The text of `path`, or of standard input for `-`.

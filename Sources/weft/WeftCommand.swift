@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct WeftCommand: ParsableCommand {
@@ -7,6 +8,21 @@ struct WeftCommand: ParsableCommand {
         abstract: "Weft: Texture's layout model for Swift, concurrent and fast.",
         subcommands: [DemoCommand.self, BenchCommand.self, LayoutCommand.self]
     )
+
+    /// Parses and runs the command; a value that does not parse is bad input like any other (one line, status
+    /// 2), whether it comes after `=` or a space, negative or not.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if let line = ArgumentErrors.valueError(in: message(for: error)) {
+                printError("weft: \(line)")
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Bad input: printed as one line on standard error, exit status 2.

@@ -15,27 +15,32 @@ struct Weft {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Runs `weft` with `arguments`, `stdin` as its standard input, and its output collected in files.
+    ///
+    /// Files, not pipes: a child that exits before reading its input (a refused option) cannot kill the test
+    /// process with SIGPIPE, and a child that writes much to standard error cannot block on a full pipe while
+    /// the test waits on standard output.
     static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("weft-cli-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
+        try Data((stdin ?? "").utf8).write(to: files[0])
+        for file in files[1...] { try Data().write(to: file) }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = repository
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
+        process.standardInput = try FileHandle(forReadingFrom: files[0])
+        process.standardOutput = try FileHandle(forWritingTo: files[1])
+        process.standardError = try FileHandle(forWritingTo: files[2])
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            stdout: String(decoding: try Data(contentsOf: files[1]), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: files[2]), as: UTF8.self))
     }
 }
 
@@ -81,12 +86,38 @@ struct CLITests {
                           message: "root: malformed JSON at line 1, column 15: expected ',' or '}' after a member, found the end of the text")
         try expectRefused(["layout", "-", "--min", "10x"], stdin: box,
                           message: #"--min: expected WxH with numbers >= 0 or inf (e.g. 375xinf), got "10x""#)
+        // A negative value after a space is a value, not an option: the same message as after "=".
+        for arguments in [["--min", "-1x0"], ["--min=-1x0"]] {
+            try expectRefused(["layout", "-"] + arguments, stdin: box,
+                              message: #"--min: expected WxH with numbers >= 0 or inf (e.g. 375xinf), got "-1x0""#)
+        }
+        try expectRefused(["layout", "-", "--scale", "-2"], stdin: box, message: #"--scale: expected a number > 0, got "-2""#)
         try expectRefused(["layout", "-", "--min", "50x0", "--max", "20x20"], stdin: box,
                           message: "--min/--max: min.width 50 is above max.width 20")
         try expectRefused(["layout", "-", "--scale", "0"], stdin: box, message: #"--scale: expected a number > 0, got "0""#)
         try expectRefused(["layout", "-", "--format", "png"], stdin: box,
                           message: #"--format: expected one of json, flat, ascii, svg, got "png""#)
         try expectRefused(["layout", "no/such/file.json"], message: "no/such/file.json: cannot read the file")
+    }
+
+    /// The child refuses its options before reading standard input; a large input it never reads must not
+    /// break the test run (SIGPIPE), however often it happens.
+    @Test("A refused command that never reads its input is reported, every time")
+    func unreadInput() throws {
+        let large = #"{"type": "stack", "children": ["# + Array(repeating: #"{"type": "box"}"#, count: 20_000).joined(separator: ", ") + "]}"
+        for _ in 0..<50 {
+            try expectRefused(["layout", "-", "--format", "png"], stdin: large,
+                              message: #"--format: expected one of json, flat, ascii, svg, got "png""#)
+        }
+    }
+
+    /// A child that writes more to standard error than a pipe holds (64 KiB) still finishes and is read whole.
+    @Test("Much output on standard error does not block the run")
+    func largeStandardError() throws {
+        let name = String(repeating: "n", count: 200_000)
+        let result = try Weft.run(["layout", "-"], stdin: #"{"type": "box", "\#(name)": 1}"#)
+        #expect(result.status == 2)
+        #expect(result.stderr.utf8.count > 65_536, "\(result.stderr.utf8.count) bytes")
     }
 }
 
