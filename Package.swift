@@ -55,6 +55,10 @@ let package = Package(
             dependencies: ["WeftFeed", "WeftSamples"]
         ),
         .testTarget(
+            name: "WeftScenariosTests",
+            dependencies: ["WeftScenarios", "WeftNodes"]
+        ),
+        .testTarget(
             name: "WeftCLITests",
             dependencies: ["weft"]
         ),

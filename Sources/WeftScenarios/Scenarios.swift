@@ -140,61 +140,40 @@ public enum Scenarios {
         return ScenarioResult(id: "5-\(which)", name: names[which] ?? which, unit: "node", items: nodes, runs: runs)
     }
 
-    /// 6: 10,000 photo cells laid out (node trees, layout pass each) on one thread, then on every core.
-    public static func parallelFeed(cells: Int, repetitions: Int) throws -> ScenarioResult {
-        func run(threads: Int) throws -> [Double] {
-            try measure(repetitions: repetitions, setup: { (0..<cells).map { _ in BenchmarkCellNode() } }) { nodes in
-                if threads == 1 {
-                    for node in nodes { _ = try LayoutPass.compute(root: node, range: BenchmarkCell.range) }
-                } else {
-                    let captured = nodes
-                    let chunk = (cells + threads * 8 - 1) / (threads * 8)
-                    DispatchQueue.concurrentPerform(iterations: threads * 8) { part in
-                        let start = part * chunk
-                        for i in start..<min(start + chunk, captured.count) {
-                            _ = try? LayoutPass.compute(root: captured[i], range: BenchmarkCell.range)
-                        }
-                    }
+    /// 6: photo cells laid out (node trees, a layout pass each) on each number of threads in `threads`; each
+    /// result after the first has its speedup over the first (run `threads` from 1 for the speedup over one).
+    public static func parallelFeed(cells: Int, threads: [Int], repetitions: Int) throws -> [ScenarioResult] {
+        var results: [ScenarioResult] = []
+        for count in threads {
+            let runs = try measure(repetitions: repetitions, setup: { (0..<cells).map { _ in BenchmarkCellNode() } }) { nodes in
+                let captured = nodes
+                try Parallel.run(threads: count, count: captured.count) { range in
+                    for i in range { _ = try LayoutPass.compute(root: captured[i], range: BenchmarkCell.range) }
                 }
             }
+            var result = ScenarioResult(
+                id: "6-parallel-\(count)", name: "feed layout, \(cells) cells on \(count) thread\(count == 1 ? "" : "s")",
+                unit: "cell", items: cells, runs: runs)
+            result.extra["threads"] = Double(count)
+            if let first = results.first {
+                result.extra["baseThreads"] = first.extra["threads"]
+                result.extra["speedup"] = first.median / result.median
+            }
+            results.append(result)
         }
-        let cores = ProcessInfoCores.count
-        let serial = try run(threads: 1)
-        let parallel = try run(threads: cores)
-        var result = ScenarioResult(id: "6-parallel", name: "feed layout, \(cells) cells on \(cores) cores", unit: "cell", items: cells, runs: parallel)
-        let serialMedian = ScenarioResult(id: "", name: "", unit: "", items: cells, runs: serial).median
-        result.extra["serialSeconds"] = serialMedian
-        result.extra["speedup"] = serialMedian / result.median
-        result.extra["cores"] = Double(cores)
-        return result
+        return results
     }
 
     /// 7: insert 100 cells into a 10,000-cell feed; the apply-queue time of the commit.
     public static func batchInsert(existing: Int, inserted: Int, repetitions: Int) throws -> ScenarioResult {
-        let source = BenchmarkSource(count: existing)
-        let feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667)
-        let loaded = DispatchSemaphore(value: 0)
-        feed.reloadData { _ in loaded.signal() }
-        loaded.wait()
+        let fixture = BatchInsertFixture(existing: existing)
         var commits: [Double] = []
         var totals: [Double] = []
         for _ in 0..<(repetitions + 1) {
-            let before = source.count.withLock { count -> Int in
-                defer { count += inserted }
-                return count
-            }
-            let done = DispatchSemaphore(value: 0)
-            let commit = Locked(0.0)
             let start = DispatchTime.now().uptimeNanoseconds
-            try feed.performBatchUpdates({ changes in
-                changes.insertItems(at: (0..<inserted).map { ItemPath(item: before / 2 + $0) })
-            }) { summary in
-                commit.withLock { $0 = summary.commitSeconds }
-                done.signal()
-            }
-            done.wait()
+            let summary = try fixture.insert(inserted)
             totals.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            commits.append(commit.withLock { $0 })
+            commits.append(summary.commitSeconds)
         }
         commits.removeFirst()
         totals.removeFirst()
@@ -203,6 +182,49 @@ public enum Scenarios {
         result.extra["commitSeconds"] = result.median
         result.extra["totalSeconds"] = ScenarioResult(id: "", name: "", unit: "", items: 1, runs: totals).median
         return result
+    }
+}
+
+/// A loaded feed of benchmark cells to insert into (built before anything is timed).
+public final class BatchInsertFixture: Sendable {
+    let source: BenchmarkSource
+    public let feed: FeedNode
+
+    /// A feed of `existing` cells, loaded and committed.
+    public init(existing: Int) {
+        source = BenchmarkSource(count: existing)
+        feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667)
+        let loaded = DispatchSemaphore(value: 0)
+        feed.reloadData { _ in loaded.signal() }
+        loaded.wait()
+    }
+
+    /// Inserts `count` cells in the middle in one batch update and waits for its commit.
+    public func insert(_ count: Int) throws -> BatchUpdateSummary {
+        let before = source.count.withLock { total -> Int in
+            defer { total += count }
+            return total
+        }
+        let done = DispatchSemaphore(value: 0)
+        let summary = Locked<BatchUpdateSummary?>(nil)
+        try feed.performBatchUpdates({ changes in
+            changes.insertItems(at: (0..<count).map { ItemPath(item: before / 2 + $0) })
+        }) { committed in
+            summary.withLock { $0 = committed }
+            done.signal()
+        }
+        done.wait()
+        guard let committed = summary.withLock({ $0 }) else { throw BenchmarkError("the batch insert never committed") }
+        return committed
+    }
+}
+
+/// A scenario that could not run as intended.
+public struct BenchmarkError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
     }
 }
 
@@ -220,8 +242,9 @@ final class BenchmarkSource: FeedDataSource, @unchecked Sendable {
 import Glibc
 #endif
 
-enum ProcessInfoCores {
-    static var count: Int {
+/// The processors online.
+public enum ProcessInfoCores {
+    public static var count: Int {
         #if canImport(Glibc)
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         #else

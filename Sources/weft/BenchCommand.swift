@@ -24,35 +24,42 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run only the scenarios whose label contains this text (for profiling).")
     var only: String?
 
+    @Option(help: ArgumentHelp(
+        "Thread counts for the parallel feed scenario, each reported with its speedup over the first (default: 1 and every core).",
+        valueName: ThreadCounts.valueName))
+    var threads: ThreadCounts?
+
     func run() throws {
         try reportingInputErrors {
             guard repetitions >= 1 && repetitions <= 1000 else {
                 throw InputError(description: "--repetitions: expected a number from 1 to 1000, got \(repetitions)")
             }
-            let steps: [(String, () throws -> ScenarioResult)] = [
-                ("hand-written", { Scenarios.handWritten(cells: 10_000, repetitions: repetitions) }),
-                ("cold spec 1,000", { try Scenarios.coldSpec(cells: 1000, repetitions: repetitions) }),
-                ("cold spec 10,000", { try Scenarios.coldSpec(cells: 10_000, repetitions: repetitions) }),
-                ("cold nodes 1,000", { try Scenarios.coldNodes(cells: 1000, repetitions: repetitions) }),
-                ("cold nodes 10,000", { try Scenarios.coldNodes(cells: 10_000, repetitions: repetitions) }),
-                ("unchanged", { try Scenarios.relayoutUnchanged(cells: 1000, repetitions: repetitions) }),
-                ("one leaf, one cell", { try Scenarios.relayoutChanged(cells: 1000, everyCell: false, repetitions: repetitions) }),
-                ("one leaf, every cell", { try Scenarios.relayoutChanged(cells: 1000, everyCell: true, repetitions: repetitions) }),
-                ("wide", { try Scenarios.stress("wide", repetitions: repetitions) }),
-                ("deep", { try Scenarios.stress("deep", repetitions: repetitions) }),
-                ("huge nested", { try Scenarios.stress("huge", repetitions: repetitions) }),
-                ("parallel feed", { try Scenarios.parallelFeed(cells: 10_000, repetitions: repetitions) }),
-                ("batch insert", { try Scenarios.batchInsert(existing: 10_000, inserted: 100, repetitions: repetitions) }),
+            let cores = ProcessInfoCores.count
+            let threadCounts = threads?.counts ?? (cores > 1 ? [1, cores] : [1])
+            let steps: [(String, () throws -> [ScenarioResult])] = [
+                ("hand-written", { [Scenarios.handWritten(cells: 10_000, repetitions: repetitions)] }),
+                ("cold spec 1,000", { [try Scenarios.coldSpec(cells: 1000, repetitions: repetitions)] }),
+                ("cold spec 10,000", { [try Scenarios.coldSpec(cells: 10_000, repetitions: repetitions)] }),
+                ("cold nodes 1,000", { [try Scenarios.coldNodes(cells: 1000, repetitions: repetitions)] }),
+                ("cold nodes 10,000", { [try Scenarios.coldNodes(cells: 10_000, repetitions: repetitions)] }),
+                ("unchanged", { [try Scenarios.relayoutUnchanged(cells: 1000, repetitions: repetitions)] }),
+                ("one leaf, one cell", { [try Scenarios.relayoutChanged(cells: 1000, everyCell: false, repetitions: repetitions)] }),
+                ("one leaf, every cell", { [try Scenarios.relayoutChanged(cells: 1000, everyCell: true, repetitions: repetitions)] }),
+                ("wide", { [try Scenarios.stress("wide", repetitions: repetitions)] }),
+                ("deep", { [try Scenarios.stress("deep", repetitions: repetitions)] }),
+                ("huge nested", { [try Scenarios.stress("huge", repetitions: repetitions)] }),
+                ("parallel feed", { try Scenarios.parallelFeed(cells: 10_000, threads: threadCounts, repetitions: repetitions) }),
+                ("batch insert", { [try Scenarios.batchInsert(existing: 10_000, inserted: 100, repetitions: repetitions)] }),
             ]
             var results: [ScenarioResult] = []
             let interactive = isatty(STDERR_FILENO) == 1
             let chosen = steps.filter { only == nil || $0.0.contains(only ?? "") || $0.0 == "hand-written" }
             for (i, (label, step)) in chosen.enumerated() {
                 if interactive { printError("\rweft bench: \(i + 1)/\(chosen.count) \(label)...                 ", newline: false) }
-                results.append(try step())
+                results += try step()
             }
             if interactive { printError("\r" + String(repeating: " ", count: 60) + "\r", newline: false) }
-            print(json ? BenchReport.json(results) : BenchReport.table(results, repetitions: repetitions))
+            print(json ? try BenchReport.json(results) : BenchReport.table(results, repetitions: repetitions))
         }
     }
 }
@@ -64,39 +71,53 @@ enum BenchReport {
         return String(format: "%.1f ns", seconds * 1e9)
     }
 
+    /// The results as a table whose columns are as wide as their widest entry (plus two spaces).
     static func table(_ results: [ScenarioResult], repetitions: Int) -> String {
         let hand = results.first { $0.id == "2-hand" }?.perItem ?? 0
-        var lines = ["weft bench: median of \(repetitions) runs, \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Allocator.name); mallocs: see Benchmarks/"]
-        lines.append("  " + "scenario".padding(toLength: 52, withPad: " ", startingAt: 0) + "per item".padding(toLength: 16, withPad: " ", startingAt: 0)
-                     + "run".padding(toLength: 12, withPad: " ", startingAt: 0) + "note")
+        var rows = [["scenario", "per item", "run", "note"]]
         for r in results {
             var note = ""
             if r.unit == "cell" && hand > 0 && r.id != "2-hand" && r.id != "7-insert" {
                 note = String(format: "%.0fx the hand-written cell", r.perItem / hand)
             }
-            if let speedup = r.extra["speedup"] {
-                note = String(format: "1 thread %@, speedup %.2fx", time(r.extra["serialSeconds"] ?? 0), speedup)
+            if let speedup = r.extra["speedup"], let base = r.extra["baseThreads"] {
+                note += String(format: "; speedup %.2fx over %.0f thread%@", speedup, base, base == 1 ? "" : "s")
             }
             if r.id == "7-insert", let total = r.extra["totalSeconds"] {
                 note = "apply-queue commit; \(time(total)) from call to commit"
             }
-            let per = "\(time(r.perItem))/\(r.unit)"
-            lines.append("  " + r.name.padding(toLength: 52, withPad: " ", startingAt: 0) + per.padding(toLength: 16, withPad: " ", startingAt: 0)
-                         + time(r.median).padding(toLength: 12, withPad: " ", startingAt: 0) + note)
+            rows.append([r.name, "\(time(r.perItem))/\(r.unit)", time(r.median), note])
         }
-        return lines.joined(separator: "\n")
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let lines = rows.map { row in
+            "  " + (0..<3).map { row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined() + row[3]
+        }
+        let heading = "weft bench: median of \(repetitions) runs, \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Allocator.name); mallocs: see Benchmarks/"
+        return ([heading] + lines).joined(separator: "\n")
     }
 
-    static func json(_ results: [ScenarioResult]) -> String {
-        let items = results.map { r -> String in
-            var fields = [
-                "\"id\": \"\(r.id)\"", "\"name\": \"\(r.name)\"", "\"unit\": \"\(r.unit)\"", "\"items\": \(r.items)",
-                "\"medianSeconds\": \(r.median)", "\"secondsPerItem\": \(r.perItem)",
-                "\"runs\": [\(r.runs.map { "\($0)" }.joined(separator: ", "))]",
-            ]
-            for (key, value) in r.extra.sorted(by: { $0.key < $1.key }) { fields.append("\"\(key)\": \(value)") }
-            return "  {" + fields.joined(separator: ", ") + "}"
+    /// The results as JSON (non-finite figures are written as the strings "inf", "-inf" and "nan").
+    static func json(_ results: [ScenarioResult]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(results.map(Row.init)), as: UTF8.self)
+    }
+
+    /// One result as JSON writes it.
+    struct Row: Encodable {
+        let id: String
+        let name: String
+        let unit: String
+        let items: Int
+        let medianSeconds: Double
+        let secondsPerItem: Double
+        let runs: [Double]
+        let extra: [String: Double]
+
+        init(_ r: ScenarioResult) {
+            (id, name, unit, items, runs, extra) = (r.id, r.name, r.unit, r.items, r.runs, r.extra)
+            (medianSeconds, secondsPerItem) = (r.median, r.perItem)
         }
-        return "[\n" + items.joined(separator: ",\n") + "\n]"
     }
 }
