@@ -44,14 +44,25 @@ struct DeepInputTests {
         #expect(result.get() == "\(Size(side, side))")
     }
 
+    /// Well-formed documents one level too deep and 100 times too deep: each is refused as a limit (not as
+    /// malformed JSON, which would hide a missing depth check). Decoding recurses once per level, so it runs on
+    /// a thread of the recommended stack size, as `weft layout` does.
     @Test("Nesting beyond the limit is refused as a limit, however deep")
     func beyondTheLimit() {
-        let text = String(repeating: #"{"type": "wrapper", "children": ["#, count: 100_000)
-        do {
-            _ = try LayoutDecoder().decode(text)
-            Issue.record("a 100,000-deep document was accepted")
-        } catch {
-            #expect(error.kind == .limit || error.kind == .malformed)
+        let limit = LayoutDecoder.Limits().maxDepth
+        for depth in [limit + 1, limit * 100] {
+            let text = String(repeating: #"{"type": "wrapper", "children": ["#, count: depth - 1)
+                + #"{"type": "box"}"# + String(repeating: "]}", count: depth - 1)
+            let outcome = Locked2<String>("")
+            onThread(stackSize: LayoutDecoder.recommendedStackSize) {
+                do throws(LayoutError) {
+                    _ = try LayoutDecoder().decode(text)
+                    outcome.set("accepted")
+                } catch {
+                    outcome.set(error.kind == .limit && error.reason.contains("deeper than") ? "limit" : "\(error)")
+                }
+            }
+            #expect(outcome.get() == "limit", "\(depth) levels: refused as a depth limit")
         }
     }
 }

@@ -10,6 +10,8 @@ struct PropertyTests {
     @Test("Layouts lie within their range and hold no NaN or infinity", arguments: 0..<6)
     func withinRange(batch: Int) throws {
         var trees = RandomTrees(seed: UInt64(1000 + batch))
+        var refused = 0
+        defer { #expect(refused < 50, "\(refused) of 500 random trees were refused: the property was hardly checked") }
         for _ in 0..<500 {
             let root = trees.element()
             let range = trees.range()
@@ -19,6 +21,7 @@ struct PropertyTests {
             } catch {
                 // The one refusal random trees can meet: an infinite inset on an unbounded axis.
                 #expect(error.reason.hasPrefix("an infinite inset needs a finite max"), "\(error)")
+                refused += 1
                 continue
             }
             let size = layout.size
@@ -37,8 +40,11 @@ struct PropertyTests {
     @Test("Frames lie on the pixel grid", arguments: [1.0, 2.0, 3.0])
     func pixelGrid(scale: Double) throws {
         var trees = RandomTrees(seed: 77)
+        var checked = 0
+        defer { #expect(checked > 270, "only \(checked) of 300 random trees were laid out") }
         for _ in 0..<300 {
             guard let layout = try? Layout.compute(trees.element(), in: trees.range(), scale: scale) else { continue }
+            checked += 1
             for sublayout in [layout] + layout.allLayouts() {
                 for value in [sublayout.position.x, sublayout.position.y, sublayout.size.width, sublayout.size.height] {
                     let pixels = value * scale
@@ -54,6 +60,7 @@ struct PropertyTests {
         var trees = RandomTrees(seed: 4242)
         let cases = (0..<200).map { _ in (trees.element(), trees.range()) }
         let reference = cases.map { (try? Layout.compute($0.0, in: $0.1)).map(frames) ?? [] }
+        #expect(reference.filter(\.isEmpty).count < 20, "most trees must lay out for the comparison to mean anything")
         let results = Results(count: 8)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             var builder = LayoutBuilder()

@@ -81,6 +81,17 @@ func settle() throws {
     if !settled { throw LayoutError("the apply queue did not settle within 30 s") }
 }
 
+/// Waits until `condition` holds, checking every millisecond, for at most `timeout` seconds; returns whether it
+/// held (a test that waits for another thread never spins forever).
+func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+    while !condition() {
+        if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+        usleep(1000)
+    }
+    return true
+}
+
 func names(_ nodes: [Node]) -> [String] {
     nodes.map { $0.identifier ?? "?" }
 }

@@ -113,7 +113,12 @@ struct TransitionTests {
         node.setGate(gate)
         let first = Outcomes()
         node.transitionLayout(animated: false, measureAsync: true) { first.record($0) }
-        while node.specCalls < 2 { usleep(1000) }  // the first transition is now measuring
+        // The first transition is measuring once its spec call (the second, after the initial layout) started.
+        guard waitUntil({ node.specCalls >= 2 }) else {
+            gate.signal()
+            Issue.record("the first transition never started measuring")
+            return
+        }
         choice.withLock { $0 = "second" }
         let second = Outcomes()
         node.transitionLayout(animated: false, measureAsync: true) { second.record($0) }
