@@ -23,7 +23,7 @@ extension FeedNode {
 
     /// The index paths of the cells in each range now, for tests and tools. On the apply queue.
     public func itemPaths(in state: InterfaceState) -> [ItemPath] {
-        ApplyQueue.main.sync {
+        applyQueue.sync {
             var paths: [ItemPath] = []
             for (section, ids) in live.structure.enumerated() {
                 for (item, id) in ids.enumerated() {
@@ -74,11 +74,12 @@ extension FeedNode {
             }
             i += 1
         }
+        // On the apply queue, where the cells' context is the feed's: a state change is not refused.
         for (key, entry) in live.states where next[key] == nil {
-            entry.0.setInterfaceState([])
+            try? entry.0.setInterfaceState([])
         }
         for (_, entry) in next {
-            entry.0.setInterfaceState(entry.1)
+            try? entry.0.setInterfaceState(entry.1)
         }
         live.states = next
     }
@@ -116,11 +117,11 @@ extension FeedNode {
     /// A batch fetch ended: the feed may ask for more at the next scroll or commit (as in Texture; asking at
     /// once would loop forever at the end of the content).
     func batchFetchDidComplete(_ didComplete: Bool) {
-        ApplyQueue.main.enqueue {
+        applyQueue.enqueue {
             self.live.fetching = false
         }
     }
 
     /// Whether a batch fetch is in flight.
-    public var isFetchingBatch: Bool { ApplyQueue.main.sync { live.fetching } }
+    public var isFetchingBatch: Bool { applyQueue.sync { live.fetching } }
 }

@@ -12,6 +12,14 @@ public struct BatchUpdateSummary: Sendable, Equatable {
     public var commitSeconds = 0.0
 }
 
+/// A change checked against the plan: the structure after it, the items whose cells it makes, and the width
+/// cells are laid out for.
+struct PlannedChange: Sendable {
+    let structure: [[ItemID]]
+    let newItems: [(ItemID, ItemPath)]
+    let width: Double
+}
+
 /// A cell to make: its item, its place after the change, and its block.
 struct NewCell {
     let id: ItemID
@@ -22,26 +30,28 @@ struct NewCell {
 
 extension FeedNode {
     /// Replaces everything with what the data source holds now. MAY be called from any thread.
+    ///
+    /// The data source is asked for its counts and cell blocks on the calling thread, with no lock held (so it
+    /// may call back into the feed); the change takes its place in the order of the feed's changes when its
+    /// counts are planned.
     public func reloadData(completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil) {
         guard let dataSource else { return }
         let counts = (0..<dataSource.numberOfSections(in: self)).map { dataSource.feed(self, numberOfItemsInSection: $0) }
-        let (structure, newCells) = plan.withLock { plan -> ([[ItemID]], [NewCell]) in
-            var newCells: [NewCell] = []
+        let (planned, ticket) = plan.withLock { plan -> (PlannedChange, UInt64) in
+            var newItems: [(ItemID, ItemPath)] = []
             let structure = counts.enumerated().map { section, count in
                 (0..<count).map { item -> ItemID in
                     let id = plan.nextID
                     plan.nextID += 1
-                    let path = ItemPath(item: item, section: section)
-                    newCells.append(NewCell(id: id, path: path, block: dataSource.feed(self, cellNodeBlockForItemAt: path),
-                                            range: dataSource.feed(self, sizeRangeForItemAt: path)))
+                    newItems.append((id, ItemPath(item: item, section: section)))
                     return id
                 }
             }
             plan.structure = structure
-            return (structure, newCells)
+            return (PlannedChange(structure: structure, newItems: newItems, width: plan.width), plan.takeTicket())
         }
-        schedule(structure: structure, newCells: newCells, relayoutAll: false, reloaded: 0) { result in
-            if case .success(let summary) = result { completion?(summary) }
+        submit(ticket, planned, dataSource: dataSource, relayoutAll: false, reloaded: 0) { summary in
+            completion?(summary)
         }
     }
 
@@ -53,6 +63,9 @@ extension FeedNode {
     /// feed stays as it was. Otherwise new and reloaded cells are made and laid out in the background and the
     /// change is committed in one apply-queue turn (deletions before insertions); `completion` runs after it,
     /// on the apply queue.
+    ///
+    /// Changes are committed in the order they were checked, whatever threads they come from. The data source
+    /// is called on the calling thread with no lock of the feed's held (it may call back into the feed).
     public func performBatchUpdates(
         _ build: (inout ChangeSet) -> Void, completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil
     ) throws(FeedError) {
@@ -60,14 +73,14 @@ extension FeedNode {
         build(&changes)
         guard let dataSource else { throw FeedError("the feed has no data source") }
         let counts = (0..<dataSource.numberOfSections(in: self)).map { dataSource.feed(self, numberOfItemsInSection: $0) }
-        let planned = plan.withLock { plan -> Result<([[ItemID]], [NewCell]), FeedError> in
+        let planned = plan.withLock { plan -> Result<(PlannedChange, UInt64), FeedError> in
             let slots: [[Slot]]
             do throws(FeedError) {
                 slots = try UpdatePlanner(old: plan.structure, changes: changes, newCounts: counts).plan()
             } catch {
                 return .failure(error)
             }
-            var newCells: [NewCell] = []
+            var newItems: [(ItemID, ItemPath)] = []
             var nextID = plan.nextID
             let structure = slots.map { section in
                 section.map { slot -> ItemID in
@@ -77,123 +90,142 @@ extension FeedNode {
                     case .new(let path):
                         let id = nextID
                         nextID += 1
-                        newCells.append(NewCell(
-                            id: id, path: path, block: dataSource.feed(self, cellNodeBlockForItemAt: path),
-                            range: dataSource.feed(self, sizeRangeForItemAt: path)))
+                        newItems.append((id, path))
                         return id
                     }
                 }
             }
             plan.structure = structure
             plan.nextID = nextID
-            return .success((structure, newCells))
+            return .success((PlannedChange(structure: structure, newItems: newItems, width: plan.width), plan.takeTicket()))
         }
-        let (structure, newCells) = try planned.get()
-        let reloaded = changes.reloadedItems.count
-        schedule(structure: structure, newCells: newCells, relayoutAll: false, reloaded: reloaded) { result in
-            if case .success(let summary) = result { completion?(summary) }
+        let (change, ticket) = try planned.get()
+        submit(ticket, change, dataSource: dataSource, relayoutAll: false, reloaded: changes.reloadedItems.count) { summary in
+            completion?(summary)
         }
     }
 
     /// Lays every cell out again for a new width, in parallel, and commits the new heights in one turn. MAY be
-    /// called from any thread.
+    /// called from any thread; a width that is not a finite number >= 0 is ignored.
     public func setWidth(_ width: Double) {
         guard width.isFinite && width >= 0 else { return }
         settings.withLock { $0.width = width }
-        let structure = plan.withLock { $0.structure }
-        schedule(structure: structure, newCells: [], relayoutAll: true, reloaded: 0) { _ in }
+        let (change, ticket) = plan.withLock { plan -> (PlannedChange, UInt64) in
+            plan.width = width
+            return (PlannedChange(structure: plan.structure, newItems: [], width: width), plan.takeTicket())
+        }
+        submit(ticket, change, dataSource: nil, relayoutAll: true, reloaded: 0) { _ in }
     }
 
-    /// Queues a change on the editing queue: make and lay out cells there, then commit on the apply queue.
-    private func schedule(
-        structure: [[ItemID]], newCells: [NewCell], relayoutAll: Bool, reloaded: Int,
-        completion: @escaping @Sendable (Result<BatchUpdateSummary, FeedError>) -> Void
+    /// Asks the data source for the blocks of the change's new items (on the calling thread, no lock held),
+    /// then hands the change to the editing queue in ticket order.
+    private func submit(
+        _ ticket: UInt64, _ change: PlannedChange, dataSource: (any FeedDataSource)?, relayoutAll: Bool,
+        reloaded: Int, completion: @escaping @Sendable (BatchUpdateSummary) -> Void
     ) {
-        let queue = ApplyQueue.main
+        let newCells: [NewCell] = change.newItems.compactMap { id, path in
+            guard let dataSource else { return nil }
+            return NewCell(id: id, path: path, block: dataSource.feed(self, cellNodeBlockForItemAt: path),
+                           range: dataSource.feed(self, sizeRangeForItemAt: path))
+        }
+        let queue = context.applyQueue
         queue.beginWork()
-        editingQueue.async {
-            let started = DispatchTime.now().uptimeNanoseconds
-            let width = self.width
-            // Make the new cells, in parallel.
-            let made = ParallelResults<CellNode>(count: newCells.count)
-            DispatchQueue.concurrentPerform(iterations: newCells.count) { i in
-                made.set(i, newCells[i].block())
-            }
-            var cells = self.editing.cells
-            var ranges = self.editing.ranges
-            for (i, new) in newCells.enumerated() {
-                guard let cell = made[i] else { continue }
-                cells[new.id] = cell
-                ranges[new.id] = new.range
-            }
-            let alive = Set(structure.joined())
-            cells = cells.filter { alive.contains($0.key) }
-            ranges = ranges.filter { alive.contains($0.key) }
-            // Lay out the new cells (or all of them for a width change), in parallel.
-            let toLayOut: [(ItemID, CellNode)] = relayoutAll
-                ? structure.joined().compactMap { id in cells[id].map { (id, $0) } }
-                : newCells.compactMap { new in cells[new.id].map { (new.id, $0) } }
-            let passes = ParallelResults<Result<LayoutPass, HierarchyError>>(count: toLayOut.count)
-            let cellRanges = ranges
-            DispatchQueue.concurrentPerform(iterations: toLayOut.count) { i in
-                let (id, cell) = toLayOut[i]
-                let range = cellRanges[id] ?? SizeRange(min: Size(width, 0), max: Size(width, .infinity))
-                cell.setConstrainedRangeQuietly(range)
-                do throws(HierarchyError) {
-                    passes.set(i, .success(try LayoutPass.compute(root: cell, range: range)))
-                } catch {
-                    passes.set(i, .failure(error))
-                }
-            }
-            // Plan the commit here, off the apply queue: for every item after the change, where it was before
-            // (a flat index) or which new cell it is; and which cells leave.
-            let oldStructure = self.editing.structure
-            var oldFlat: [ItemID: Int32] = [:]
-            oldFlat.reserveCapacity(oldStructure.reduce(0) { $0 + $1.count })
-            var flatIndex: Int32 = 0
-            for section in oldStructure {
-                for id in section {
-                    oldFlat[id] = flatIndex
-                    flatIndex += 1
-                }
-            }
-            let laidOutIndex = Dictionary(toLayOut.enumerated().map { ($1.0, Int32($0)) }, uniquingKeysWith: { a, _ in a })
-            var order: [ItemID] = []
-            var sources: [Int32] = []
-            order.reserveCapacity(alive.count)
-            sources.reserveCapacity(alive.count)
-            var arriving: [(ItemID, CellNode)] = []
-            for section in structure {
-                for id in section {
-                    order.append(id)
-                    if let old = oldFlat[id] {
-                        // A kept item: its height comes from before, unless it was laid out again now.
-                        sources.append(laidOutIndex[id].map { -2 - $0 } ?? old)
-                    } else {
-                        sources.append(laidOutIndex[id].map { -2 - $0 } ?? -1)
-                        if let cell = cells[id] { arriving.append((id, cell)) }
-                    }
-                }
-            }
-            let leaving = oldFlat.keys.filter { !alive.contains($0) }.compactMap { id in self.editing.cells[id].map { (id, $0) } }
-
-            self.editing.cells = cells
-            self.editing.ranges = ranges
-            self.editing.structure = structure
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            self.feedStatistics.withLock {
-                $0.cellsLaidOut += toLayOut.count
-                $0.layoutSeconds += seconds
-            }
-            let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].1, passes[$0]) }
-            let commit = Commit(
-                structure: structure, order: order, sources: sources, arriving: arriving, leaving: leaving,
-                laidOut: laidOut, reloaded: reloaded)
-            queue.enqueue {
-                let summary = self.apply(commit)
-                completion(.success(summary))
-            }
+        sequencer.submit(ticket) {
+            self.edit(structure: change.structure, newCells: newCells, width: change.width, relayoutAll: relayoutAll,
+                      reloaded: reloaded, completion: completion)
             queue.endWork()
+        }
+    }
+
+    /// Runs one change on the editing queue: makes and lays out its cells, plans the commit, and queues it on
+    /// the apply queue. Changes run here one at a time, in the order they were planned.
+    private func edit(
+        structure: [[ItemID]], newCells: [NewCell], width: Double, relayoutAll: Bool, reloaded: Int,
+        completion: @escaping @Sendable (BatchUpdateSummary) -> Void
+    ) {
+        let queue = context.applyQueue
+        let feedContext = context
+        let started = DispatchTime.now().uptimeNanoseconds
+        // Make the new cells, in parallel.
+        let made = ParallelResults<CellNode>(count: newCells.count)
+        DispatchQueue.concurrentPerform(iterations: newCells.count) { i in
+            let cell = newCells[i].block()
+            cell.context = feedContext
+            made.set(i, cell)
+        }
+        var cells = self.editing.cells
+        var ranges = self.editing.ranges
+        for (i, new) in newCells.enumerated() {
+            guard let cell = made[i] else { continue }
+            cells[new.id] = cell
+            ranges[new.id] = new.range
+        }
+        let alive = Set(structure.joined())
+        cells = cells.filter { alive.contains($0.key) }
+        ranges = ranges.filter { alive.contains($0.key) }
+        // Lay out the new cells (or all of them for a width change), in parallel.
+        let toLayOut: [(ItemID, CellNode)] = relayoutAll
+            ? structure.joined().compactMap { id in cells[id].map { (id, $0) } }
+            : newCells.compactMap { new in cells[new.id].map { (new.id, $0) } }
+        let passes = ParallelResults<Result<LayoutPass, HierarchyError>>(count: toLayOut.count)
+        let cellRanges = ranges
+        DispatchQueue.concurrentPerform(iterations: toLayOut.count) { i in
+            let (id, cell) = toLayOut[i]
+            let range = cellRanges[id] ?? SizeRange(min: Size(width, 0), max: Size(width, .infinity))
+            cell.setConstrainedRangeQuietly(range)
+            do throws(HierarchyError) {
+                passes.set(i, .success(try LayoutPass.compute(root: cell, range: range)))
+            } catch {
+                passes.set(i, .failure(error))
+            }
+        }
+        // Plan the commit here, off the apply queue: for every item after the change, where it was before
+        // (a flat index) or which new cell it is; and which cells leave.
+        let oldStructure = self.editing.structure
+        var oldFlat: [ItemID: Int32] = [:]
+        oldFlat.reserveCapacity(oldStructure.reduce(0) { $0 + $1.count })
+        var flatIndex: Int32 = 0
+        for section in oldStructure {
+            for id in section {
+                oldFlat[id] = flatIndex
+                flatIndex += 1
+            }
+        }
+        let laidOutIndex = Dictionary(toLayOut.enumerated().map { ($1.0, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        var order: [ItemID] = []
+        var sources: [Int32] = []
+        order.reserveCapacity(alive.count)
+        sources.reserveCapacity(alive.count)
+        var arriving: [(ItemID, CellNode)] = []
+        for section in structure {
+            for id in section {
+                order.append(id)
+                if let old = oldFlat[id] {
+                    // A kept item: its height comes from before, unless it was laid out again now.
+                    sources.append(laidOutIndex[id].map { -2 - $0 } ?? old)
+                } else {
+                    sources.append(laidOutIndex[id].map { -2 - $0 } ?? -1)
+                    if let cell = cells[id] { arriving.append((id, cell)) }
+                }
+            }
+        }
+        let leaving = oldFlat.keys.filter { !alive.contains($0) }.compactMap { id in self.editing.cells[id].map { (id, $0) } }
+
+        self.editing.cells = cells
+        self.editing.ranges = ranges
+        self.editing.structure = structure
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        self.feedStatistics.withLock {
+            $0.cellsLaidOut += toLayOut.count
+            $0.layoutSeconds += seconds
+        }
+        let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].1, passes[$0]) }
+        let commit = Commit(
+            structure: structure, order: order, sources: sources, arriving: arriving, leaving: leaving,
+            laidOut: laidOut, reloaded: reloaded)
+        queue.enqueue {
+            let summary = self.apply(commit)
+            completion(summary)
         }
     }
 
@@ -219,7 +251,7 @@ extension FeedNode {
         var summary = BatchUpdateSummary()
         // Deletions first.
         for (id, cell) in commit.leaving {
-            cell.setInterfaceState([])
+            try? cell.setInterfaceState([])  // on the apply queue: cannot be refused
             cell.owner = nil
             live.states.removeValue(forKey: ObjectIdentifier(cell))
             live.cells.removeValue(forKey: id)

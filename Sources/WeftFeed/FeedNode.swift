@@ -9,14 +9,17 @@ import WeftNodes
 /// - ``reloadData(completion:)``, ``performBatchUpdates(_:completion:)`` and ``setWidth(_:)`` MAY be called
 ///   from any thread. Each change is checked at once against the data source (an invalid one throws and the
 ///   feed stays as it was); then, on a serial editing queue, its new cells are made and laid out in parallel on
-///   every core, and the result is committed on ``ApplyQueue/main`` in one turn, changes in call order.
+///   every core, and the result is committed on the apply queue of the feed's ``LayoutContext`` in one turn.
+///   Changes are committed in the order they were checked, from whatever threads.
+/// - The data source is called on the thread that makes the change, with no lock of the feed's held: it may
+///   call back into the feed. Cell blocks run on background queues.
 /// - Scrolling, the viewport and reading the committed state happen on the apply queue (reads from elsewhere
 ///   hop onto it).
 /// - A cell that calls `setNeedsLayout` lays itself out again alone; when its height changes, the content
 ///   height and the offsets of the cells below follow.
 public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
-    // @unchecked: `plan` and `settings` are Locked; `editing` is confined to `editingQueue`; `live` to the
-    // apply queue.
+    // @unchecked: `plan` and `settings` are Locked; `editing` is confined to the editing queue (the
+    // sequencer's); `live` to the apply queue.
 
     struct Settings {
         weak var dataSource: (any FeedDataSource)?
@@ -28,10 +31,18 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var leadingScreensForBatching = 2.0
     }
 
-    /// The structure after every accepted change, for checking the next one.
+    /// The structure after every accepted change, for checking the next one, the width cells are laid out for,
+    /// and the ticket of the next change (the order changes run in).
     struct Plan {
         var structure: [[ItemID]] = []
         var nextID: ItemID = 1
+        var width: Double
+        var nextTicket: UInt64 = 0
+
+        mutating func takeTicket() -> UInt64 {
+            defer { nextTicket += 1 }
+            return nextTicket
+        }
     }
 
     /// The editing queue's view: every cell made so far, by item.
@@ -60,18 +71,27 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
     }
 
     let settings: Locked<Settings>
-    let plan = Locked(Plan())
-    let editingQueue = DispatchQueue(label: "weft.feed.editing", qos: .userInitiated)
+    let plan: Locked<Plan>
+    let sequencer = ChangeSequencer(label: "weft.feed.editing")
     var editing = Editing()
     var live = Live()
     let feedStatistics = Locked(FeedStatistics())
 
-    /// A feed `width` points wide showing `viewportHeight` points at a time.
-    public init(dataSource: any FeedDataSource, delegate: (any FeedDelegate)? = nil, width: Double, viewportHeight: Double) {
+    /// A feed `width` points wide showing `viewportHeight` points at a time, laying out and committing in
+    /// `context` (its scale, apply queue and statistics; its cells join it).
+    public init(
+        dataSource: any FeedDataSource, delegate: (any FeedDelegate)? = nil, width: Double, viewportHeight: Double,
+        context: LayoutContext = .default
+    ) {
         settings = Locked(Settings(dataSource: dataSource, delegate: delegate, width: width, viewportHeight: viewportHeight))
+        plan = Locked(Plan(width: width))
         super.init()
         identifier = "feed"
+        self.context = context
     }
+
+    /// The apply queue of the feed's context.
+    var applyQueue: ApplyQueue { context.applyQueue }
 
     public var dataSource: (any FeedDataSource)? { settings.withLock { $0.dataSource } }
     public var delegate: (any FeedDelegate)? {
@@ -109,16 +129,16 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
     // MARK: Reading the committed state (on the apply queue; other threads wait for it)
 
     /// The number of sections committed.
-    public var numberOfSections: Int { ApplyQueue.main.sync { live.structure.count } }
+    public var numberOfSections: Int { applyQueue.sync { live.structure.count } }
 
     /// The number of items committed in `section` (0 for a section that does not exist).
     public func numberOfItems(inSection section: Int) -> Int {
-        ApplyQueue.main.sync { section >= 0 && section < live.structure.count ? live.structure[section].count : 0 }
+        applyQueue.sync { section >= 0 && section < live.structure.count ? live.structure[section].count : 0 }
     }
 
     /// The cell committed at `itemPath`, if there is one.
     public func cellNode(at itemPath: ItemPath) -> CellNode? {
-        ApplyQueue.main.sync {
+        applyQueue.sync {
             guard let id = live.id(at: itemPath) else { return nil }
             return live.cells[id]
         }
@@ -126,12 +146,12 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
 
     /// Every committed cell, section by section.
     public var cellNodes: [[CellNode]] {
-        ApplyQueue.main.sync { live.structure.map { $0.compactMap { live.cells[$0] } } }
+        applyQueue.sync { live.structure.map { $0.compactMap { live.cells[$0] } } }
     }
 
     /// The frame of the item at `itemPath` in the feed's content (cells are stacked top to bottom).
     public func frameOfItem(at itemPath: ItemPath) -> Rect? {
-        ApplyQueue.main.sync {
+        applyQueue.sync {
             guard let flat = live.flatIndex(of: itemPath) else { return nil }
             return Rect(x: 0, y: live.tops[flat], width: live.cells[live.order[flat]]?.frame.size.width ?? 0,
                         height: live.heights[flat])
@@ -139,15 +159,20 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
     }
 
     /// The height of all committed cells together.
-    public var contentHeight: Double { ApplyQueue.main.sync { live.contentHeight } }
+    public var contentHeight: Double { applyQueue.sync { live.contentHeight } }
 
     /// The scroll offset: the content's y at the top of the viewport.
-    public var scrollOffset: Double { ApplyQueue.main.sync { live.scrollOffset } }
+    public var scrollOffset: Double { applyQueue.sync { live.scrollOffset } }
 
     // MARK: CellNodeOwner
 
-    /// A cell laid itself out again and changed size: its height and the offsets below follow.
+    /// A cell laid itself out again and changed size: its height and the offsets below follow. Runs on the
+    /// apply queue (where cells report it); called elsewhere, it is queued there.
     public func cellNode(_ cell: CellNode, didChangeSizeFrom oldSize: Size, to newSize: Size) {
+        guard applyQueue.isCurrent else {
+            applyQueue.enqueue { self.cellNode(cell, didChangeSizeFrom: oldSize, to: newSize) }
+            return
+        }
         if live.indexIsStale {
             live.indexByCell = [:]
             live.indexByCell.reserveCapacity(live.order.count)

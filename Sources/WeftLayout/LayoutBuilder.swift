@@ -1,3 +1,17 @@
+/// Counts of work done in a ``LayoutBuilder``: plain integers, since a builder belongs to one thread.
+public struct LayoutCounters: Hashable, Sendable {
+    /// Node layouts answered from a cache.
+    public var cacheHits = 0
+    /// Node layouts computed.
+    public var cacheMisses = 0
+    /// Layout specs asked for.
+    public var specCalls = 0
+    /// Leaves measured.
+    public var measurements = 0
+
+    public init() {}
+}
+
 /// A reference to a layout under construction in a ``LayoutBuilder``.
 public struct LayoutRef: Hashable, Sendable {
     @usableFromInline let index: Int32
@@ -48,6 +62,9 @@ public struct LayoutBuilder: ~Copyable {
     /// Elements (nodes) whose layout is being computed in this builder, outermost first.
     var active: [any LayoutElement] = []
     var stackLines: ContiguousArray<StackLine> = []
+    /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
+    /// and publish the counts once per computation instead of once per event).
+    public var counters = LayoutCounters()
 
     /// A builder for `scale` pixels per point (default 2).
     public init(scale: Double = 2) {
@@ -64,6 +81,7 @@ public struct LayoutBuilder: ~Copyable {
         stackItems.removeAll(keepingCapacity: true)
         active.removeAll(keepingCapacity: true)
         stackLines.removeAll(keepingCapacity: true)
+        counters = LayoutCounters()
     }
 
     /// A point to return to with ``rewind(to:)``: layouts recorded after it can be dropped together.

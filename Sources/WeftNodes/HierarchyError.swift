@@ -20,7 +20,7 @@ public enum HierarchyError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .offApplyQueue(let operation, let node):
-            return "\(operation) on \(node) must run on the apply queue (ApplyQueue.main); it was called on another thread"
+            return "\(operation) on \(node) must run on the apply queue of its layout context; it was called on another thread"
         case .onApplyQueue(let operation):
             return "\(operation) must not be called on the apply queue: it waits for work that runs there"
         case .automaticallyManaged(let operation, let node):

@@ -27,6 +27,8 @@ public struct LayoutPass: Sendable {
 
     public let root: Node
     public let range: SizeRange
+    /// The root's context when the pass was computed: its scale, and the apply queue it applies on.
+    public let context: LayoutContext
     let updates: [Update]
     /// Whether some node changed while the pass was computed (after its parent laid it out): applying the
     /// pass then asks for another one.
@@ -35,7 +37,7 @@ public struct LayoutPass: Sendable {
     /// The root's layout.
     public var rootLayout: Layout {
         if let layout = updates[0].layout { return layout }
-        var builder = BuilderPool.take(scale: Node.screenScale)
+        var builder = BuilderPool.take(scale: context.scale)
         let layout = builder.finish(builder.leaf(root, size: updates[0].size))
         BuilderPool.give(builder)
         return layout
@@ -49,24 +51,26 @@ public struct LayoutPass: Sendable {
         updates.compactMap { update in update.diff.map { (update.node, $0) } }
     }
 
-    /// Computes the pass for `root` laid out in `range`. MAY run on any thread.
+    /// Computes the pass for `root` laid out in `range`, in the root's ``Node/context``. MAY run on any thread.
     public static func compute(root: Node, range: SizeRange) throws(HierarchyError) -> LayoutPass {
+        let context = root.context
         let entry: LayoutCache.Entry
         do {
-            entry = try root.rootEntry(range)
+            entry = try root.rootEntry(range, context: context)
         } catch {
             throw .layoutFailed(error)
         }
-        var builder = Builder()
+        var builder = Builder(context: context)
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
         try builder.visit(root, entry, parent: -1)
         try builder.checkEachNodeOnce()
-        return LayoutPass(root: root, range: range, updates: builder.updates, sawChange: builder.sawChange)
+        return LayoutPass(root: root, range: range, context: context, updates: builder.updates, sawChange: builder.sawChange)
     }
 
     private struct Builder {
+        let context: LayoutContext
         var updates: [Update] = []
         /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places.
         var placed: [(node: ObjectIdentifier, update: Int)] = []
@@ -96,7 +100,7 @@ public struct LayoutPass: Sendable {
                 guard let child = flat.element as? Node else { continue }
                 let childEntry: LayoutCache.Entry
                 do {
-                    let found = try child.entryForApplying(size: flat.frame.size)
+                    let found = try child.entryForApplying(size: flat.frame.size, context: context)
                     childEntry = found.entry
                     if !found.wasCached { sawChange = true }
                 } catch {
@@ -130,8 +134,8 @@ public struct LayoutPass: Sendable {
                 let second = updates[placed[b].update]
                 guard let child = first.entries.first(where: { ObjectIdentifier($0.element) == placed[a].node })?.element as? Node
                 else { return }
-                let firstPlace = Self.place(of: child, in: first.node, range: first.range, occurrence: 0)
-                let secondPlace = Self.place(of: child, in: second.node, range: second.range,
+                let firstPlace = Self.place(of: child, in: first.node, range: first.range, scale: context.scale, occurrence: 0)
+                let secondPlace = Self.place(of: child, in: second.node, range: second.range, scale: context.scale,
                                              occurrence: first.node === second.node ? 1 : 0)
                 throw .nodeInTwoPlaces(node: child.displayName, first: firstPlace, second: secondPlace)
             }
@@ -140,8 +144,8 @@ public struct LayoutPass: Sendable {
         /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]": where `child` occurs in `node`'s layout
         /// for `range` (the first or a later occurrence). Nodes cache flattened layouts, so this lays the spec
         /// out again: it only runs to word an error.
-        static func place(of child: Node, in node: Node, range: SizeRange, occurrence: Int = 0) -> String {
-            let places = node.specLayout(range)?.flattenedWithPlaces().filter { $0.entry.element === child }.map(\.place) ?? []
+        static func place(of child: Node, in node: Node, range: SizeRange, scale: Double, occurrence: Int = 0) -> String {
+            let places = node.specLayout(range, scale: scale)?.flattenedWithPlaces().filter { $0.entry.element === child }.map(\.place) ?? []
             let place = occurrence < places.count ? places[occurrence] : places.last ?? "its layout spec"
             return "the layout of \(node.displayName) at \(place)"
         }
@@ -173,7 +177,7 @@ public struct LayoutPass: Sendable {
     /// Applies the pass, leaving the nodes that `transitioning`'s update removes in place (a transition removes
     /// them when it completes). Returns the result and the root update's diff.
     func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
-        try root.requireApplyQueue("applying a layout")
+        try requireApplyQueue(context, "applying a layout", root)
         // 1. Parts computed for an outdated version are dropped, with everything below them.
         var skip = [Bool](repeating: false, count: updates.count)
         for (i, update) in updates.enumerated() {
@@ -194,7 +198,7 @@ public struct LayoutPass: Sendable {
             let parent = updates[i].node
             for insertion in diff.insertions {
                 if let other = insertion.node.supernode, other !== parent, !leaving.contains(ObjectIdentifier(insertion.node)) {
-                    let place = Builder.place(of: insertion.node, in: parent, range: updates[i].range)
+                    let place = Builder.place(of: insertion.node, in: parent, range: updates[i].range, scale: context.scale)
                     throw .nodeInTwoPlaces(
                         node: insertion.node.displayName, first: "a subnode of \(other.displayName)", second: place)
                 }
@@ -220,7 +224,10 @@ public struct LayoutPass: Sendable {
                 $0.lastDiff = diff
             }
             for insertion in diff.insertions {
-                insertion.node.withState { $0.supernode = update.node }
+                insertion.node.withState {
+                    $0.supernode = update.node
+                    $0.context = context
+                }
             }
             result.insertions += diff.insertions.count
             result.removals += diff.removals.count
@@ -247,7 +254,7 @@ public struct LayoutPass: Sendable {
         if let old = oldRootSize, old != updates[0].size {
             result.rootSizeChange = (old, updates[0].size)
         }
-        let statistics = NodeStatistics.shared
+        let statistics = context.statistics
         statistics.bump(.insertions, by: result.insertions)
         statistics.bump(.removals, by: result.removals)
         statistics.bump(.moves, by: result.moves)

@@ -33,6 +33,17 @@ package final class Lock: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
+
+    /// Takes the lock; pair with ``unlock()`` (for accessors that yield while holding it).
+    @inline(__always)
+    package func lock() {
+        pthread_mutex_lock(mutex)
+    }
+
+    @inline(__always)
+    package func unlock() {
+        pthread_mutex_unlock(mutex)
+    }
 }
 
 /// A value guarded by its own lock, for state shared between threads (a data source's model, counters).

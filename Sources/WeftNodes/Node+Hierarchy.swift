@@ -51,8 +51,12 @@ extension Node {
         if let old = node.supernode {
             old.withState { $0.subnodes.removeAll { $0 === node } }
         }
+        let context = self.context
         withState { $0.subnodes.insert(node, at: index) }
-        node.withState { $0.supernode = self }
+        node.withState {
+            $0.supernode = self
+            $0.context = context
+        }
     }
 
     /// Removes the node from its supernode. MUST run on the apply queue; refused when the supernode manages
@@ -67,14 +71,20 @@ extension Node {
         withState { $0.supernode = nil }
     }
 
+    /// Refuses `operation` unless it runs on the apply queue of the node's context.
     package func requireApplyQueue(_ operation: String) throws(HierarchyError) {
-        guard ApplyQueue.main.isCurrent else {
-            throw .offApplyQueue(operation: operation, node: displayName)
-        }
+        try WeftNodes.requireApplyQueue(context, operation, self)
     }
 
     /// The nodes of the subtree below this node (not including it), depth first.
     public var allSubnodes: [Node] {
         subnodes.flatMap { [$0] + $0.allSubnodes }
+    }
+}
+
+/// Refuses `operation` on `node` unless it runs on `context`'s apply queue.
+func requireApplyQueue(_ context: LayoutContext, _ operation: String, _ node: Node) throws(HierarchyError) {
+    guard context.applyQueue.isCurrent else {
+        throw .offApplyQueue(operation: operation, node: node.displayName)
     }
 }

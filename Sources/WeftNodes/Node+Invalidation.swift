@@ -42,17 +42,18 @@ extension Node {
         }
     }
 
-    /// Schedules a background layout pass of this node as a root, unless one is already scheduled.
+    /// Schedules a background layout pass of this node as a root on its context's layout queue, unless one is
+    /// already scheduled and not yet started.
     func scheduleLayoutPass() {
-        let range = withState { state -> SizeRange? in
-            guard let range = state.constrainedRange, !state.relayoutScheduled else { return nil }
+        let scheduled = withState { state -> LayoutContext? in
+            guard state.constrainedRange != nil, !state.relayoutScheduled else { return nil }
             state.relayoutScheduled = true
-            return range
+            return state.context
         }
-        guard range != nil else { return }
-        let queue = ApplyQueue.main
+        guard let context = scheduled else { return }
+        let queue = context.applyQueue
         queue.beginWork()
-        DispatchQueue.global(qos: .userInitiated).async {
+        context.layoutQueue.async {
             // From here on, a new setNeedsLayout schedules another pass.
             let range = self.withState { state -> SizeRange? in
                 state.relayoutScheduled = false

@@ -12,24 +12,27 @@ extension Node {
     /// The node's own layout for `range`: the node at the root and, as its sublayouts, the nodes of its
     /// flattened spec in the node's coordinates (Texture's calculated layout; specs are not kept). A leaf's
     /// layout has no sublayouts. Computed at most once per size range and version: later calls hit the cache.
-    /// MAY run on any thread.
+    /// Rounded to the pixel grid of the node's ``context``. MAY run on any thread.
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
-        let entry = try rootEntry(range)
+        let context = self.context
+        let entry = try rootEntry(range, context: context)
         if let layout = entry.layout { return layout }
-        var builder = BuilderPool.take(scale: entry.scale)
+        var builder = BuilderPool.take(scale: context.scale)
         let layout = builder.finish(builder.leaf(self, size: entry.size))
         BuilderPool.give(builder)
         return layout
     }
 
-    /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing.
-    func rootEntry(_ range: SizeRange) throws(LayoutError) -> LayoutCache.Entry {
-        let scale = Node.screenScale
+    /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing; the
+    /// work is counted in `context`'s statistics.
+    func rootEntry(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> LayoutCache.Entry {
+        let scale = context.scale
         if let hit = cachedEntry(range, parentSize: range.max, scale: scale) {
-            NodeStatistics.shared.bump(.cacheHits)
+            context.statistics.bump(.cacheHits)
             return hit
         }
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
+        if let problem = PixelGrid.problem(scale: scale) { throw LayoutError(problem, path: "context.scale") }
         var builder = BuilderPool.take(scale: scale)
         let result: Result<LayoutCache.Entry, LayoutError>
         do {
@@ -37,6 +40,7 @@ extension Node {
         } catch {
             result = .failure(error.within("root"))
         }
+        context.statistics.add(builder.counters)
         BuilderPool.give(builder)
         return try result.get()
     }
@@ -46,12 +50,12 @@ extension Node {
     ///
     /// `wasCached` is false when the cache had no layout of that size for the current version: then the node
     /// changed after its parent laid it out (or the entry was evicted), and the parent's layout may be stale.
-    func entryForApplying(size: Size) throws(LayoutError) -> (entry: LayoutCache.Entry, wasCached: Bool) {
-        let scale = Node.screenScale
+    func entryForApplying(size: Size, context: LayoutContext) throws(LayoutError) -> (entry: LayoutCache.Entry, wasCached: Bool) {
+        let scale = context.scale
         if let entry = withState({ $0.cache.lookup(size: size, scale: scale, version: $0.version) }) {
             return (entry, true)
         }
-        return (try rootEntry(SizeRange(exactly: size)), false)
+        return (try rootEntry(SizeRange(exactly: size), context: context), false)
     }
 
     /// The cached entry for `range` under `parentSize`, if any (no validation: an invalid style misses).
@@ -66,21 +70,20 @@ extension Node {
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
         if let hit = cachedEntry(range, parentSize: parentSize, scale: builder.grid.scale) {
-            NodeStatistics.shared.bump(.cacheHits)
+            builder.counters.cacheHits += 1
             return hit
         }
         return try computeLayout(range, parentSize: parentSize, in: &builder)
     }
 
-    /// Computes the layout (the cache missed) and stores it.
+    /// Computes the layout (the cache missed) and stores it; the work is counted in the builder.
     func computeLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
-        let statistics = NodeStatistics.shared
-        statistics.bump(.cacheMisses)
+        builder.counters.cacheMisses += 1
         let scale = builder.grid.scale
         let (style, version) = withState { ($0.style, $0.version) }
         let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
         let entry: LayoutCache.Entry
-        statistics.bump(.specCalls)
+        builder.counters.specCalls += 1
         if let spec = layoutSpecThatFits(resolved) {
             try builder.enter(self)
             defer { builder.leave(self) }
@@ -97,7 +100,7 @@ extension Node {
             builder.rewind(to: mark)
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
         } else {
-            statistics.bump(.measurements)
+            builder.counters.measurements += 1
             let measured = calculateSizeThatFits(resolved.max)
             let size = builder.sanitizedSize(resolved.clamp(measured))
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil)
@@ -111,9 +114,9 @@ extension Node {
 
     /// The node's full layout for `range` (already narrowed by its style): the node at the root and its spec's
     /// whole layout below, laid out afresh (not cached). For error messages and debugging.
-    func specLayout(_ range: SizeRange) -> Layout? {
+    func specLayout(_ range: SizeRange, scale: Double) -> Layout? {
         guard let spec = layoutSpecThatFits(range) else { return nil }
-        var builder = LayoutBuilder(scale: Node.screenScale)
+        var builder = LayoutBuilder(scale: scale)
         guard let specRef = try? spec.layout(range, parentSize: range.max, in: &builder) else { return nil }
         return builder.finish(builder.layout(self, size: builder.size(of: specRef), sublayout: specRef))
     }

@@ -37,13 +37,13 @@ extension Node {
         to range: SizeRange, animated: Bool = true, measureAsync: Bool = true, duration: Double = 0.2,
         completion: (@Sendable (TransitionOutcome) -> Void)? = nil
     ) {
-        let id = withState { state -> UInt64 in
+        let (id, context) = withState { state -> (UInt64, LayoutContext) in
             state.transition &+= 1
             state.version &+= 1
             state.cache.removeAll()
-            return state.transition
+            return (state.transition, state.context)
         }
-        let queue = ApplyQueue.main
+        let queue = context.applyQueue
         queue.beginWork()
         let measure: @Sendable () -> Void = {
             defer { queue.endWork() }
@@ -63,7 +63,7 @@ extension Node {
             }
         }
         if measureAsync {
-            DispatchQueue.global(qos: .userInitiated).async(execute: measure)
+            context.layoutQueue.async(execute: measure)
         } else {
             measure()
         }
@@ -97,9 +97,10 @@ extension Node {
     }
 
     /// Takes the subnodes a transition dropped out of the hierarchy (what the default
-    /// ``didCompleteLayoutTransition(_:)`` does).
-    public func finishTransitionRemovals(_ context: TransitionContext) {
-        guard ApplyQueue.main.isCurrent else { return }
+    /// ``didCompleteLayoutTransition(_:)`` does). MUST run on the apply queue; elsewhere it throws
+    /// ``HierarchyError/offApplyQueue(operation:node:)`` and changes nothing.
+    public func finishTransitionRemovals(_ context: TransitionContext) throws(HierarchyError) {
+        try requireApplyQueue("finishTransitionRemovals")
         let removed = Set(context.removedSubnodes.map(ObjectIdentifier.init))
         withState { $0.subnodes.removeAll { removed.contains(ObjectIdentifier($0)) } }
         for node in context.removedSubnodes {

@@ -1,4 +1,3 @@
-import Synchronization
 import WeftLayout
 
 /// Returns a node's layout spec for a size range (Texture's `layoutSpecBlock`).
@@ -13,10 +12,12 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange) -> any LayoutElem
 /// Threading contract:
 /// - Layout calculation (``layoutThatFits(_:)``, and a parent's layout that includes this node) MAY run on
 ///   any thread, concurrently, for any nodes.
-/// - ``setNeedsLayout()`` and property setters MAY be called from any thread.
+/// - ``setNeedsLayout()`` and property setters MAY be called from any thread. Each change is atomic: two
+///   threads setting different fields of ``style`` (`node.style.flexGrow = 1`, ``updateStyle(_:)``) both land.
 /// - Hierarchy mutation (``addSubnode(_:)``, ``insertSubnode(_:at:)``, ``removeFromSupernode()``, applying
-///   layouts and transitions) MUST run on ``ApplyQueue/main``; elsewhere it is refused with
-///   ``HierarchyError/offApplyQueue(operation:node:)``. Reading the hierarchy MAY happen anywhere.
+///   layouts and transitions, ``setInterfaceState(_:)``) MUST run on the apply queue of the node's
+///   ``context``; elsewhere it is refused with ``HierarchyError/offApplyQueue(operation:node:)``. Reading the
+///   hierarchy MAY happen anywhere.
 /// - No lock is held while user code (``layoutSpecThatFits(_:)``, ``calculateSizeThatFits(_:)``), another node
 ///   or the layout algorithm runs: each node's state sits behind one lock, touched in short sections only.
 open class Node: LayoutElement, @unchecked Sendable {
@@ -24,6 +25,7 @@ open class Node: LayoutElement, @unchecked Sendable {
 
     struct State {
         var style = LayoutStyle()
+        var context = LayoutContext.default
         var identifier: String?
         var automaticallyManagesSubnodes = false
         var layoutSpecBlock: LayoutSpecBlock?
@@ -65,16 +67,42 @@ open class Node: LayoutElement, @unchecked Sendable {
 
     /// How the node asks its parent to size and place it. Setting it does not invalidate the layout (as in
     /// Texture, specs often set a child's style while building): call ``setNeedsLayout()`` when it matters.
+    ///
+    /// A change in place (`node.style.flexGrow = 1`) is one atomic read-modify-write: concurrent changes of
+    /// different fields all land. (The node's lock is held while the new value is stored in place, so the
+    /// statement must not itself change this node.)
     public var style: LayoutStyle {
         get { withState { $0.style } }
         set { withState { $0.style = newValue } }
+        _modify {
+            lock.lock()
+            defer { lock.unlock() }
+            yield &state.style
+        }
     }
 
-    /// Changes the style in place.
+    /// Changes the style with `change`, atomically: `change` runs on a copy without any lock held, and is run
+    /// again on the newer style if another thread changed the style meanwhile (so it must only compute the new
+    /// style from the one it is given).
     public func updateStyle(_ change: (inout LayoutStyle) -> Void) {
-        var style = self.style
-        change(&style)
-        self.style = style
+        while true {
+            let original = style
+            var changed = original
+            change(&changed)
+            let stored = withState { state -> Bool in
+                guard state.style == original else { return false }
+                state.style = changed
+                return true
+            }
+            if stored { return }
+        }
+    }
+
+    /// The context the node lays out in (scale, apply queue, layout queue, statistics); ``LayoutContext/default``
+    /// until set. A feed sets its own on its cells; a subnode takes its supernode's when it is added.
+    public var context: LayoutContext {
+        get { withState { $0.context } }
+        set { withState { $0.context = newValue } }
     }
 
     /// A name for debugging output and error messages.
@@ -99,14 +127,6 @@ open class Node: LayoutElement, @unchecked Sendable {
     /// The layout version: bumped by every ``setNeedsLayout()``. A layout computed for an older version is
     /// never applied.
     public var layoutVersion: UInt64 { withState { $0.version } }
-
-    /// The pixel scale nodes lay out for (default 2). Set it once, before laying anything out.
-    public static var screenScale: Double {
-        get { Double(bitPattern: scaleBits.load(ordering: .relaxed)) }
-        set { scaleBits.store(newValue.bitPattern, ordering: .relaxed) }
-    }
-
-    private static let scaleBits = Atomic<UInt64>(2.0.bitPattern)
 
     // MARK: LayoutElement
 
@@ -166,7 +186,11 @@ open class Node: LayoutElement, @unchecked Sendable {
     /// Called on the apply queue when a transition completes. The default removes the subnodes the new layout
     /// no longer holds (they stayed during the animation).
     open func didCompleteLayoutTransition(_ context: TransitionContext) {
-        finishTransitionRemovals(context)
+        do {
+            try finishTransitionRemovals(context)
+        } catch {
+            didFailLayout(error)
+        }
     }
 
     // MARK: Interface state
@@ -175,9 +199,10 @@ open class Node: LayoutElement, @unchecked Sendable {
     public var interfaceState: InterfaceState { withState { $0.interfaceState } }
 
     /// Moves the node into `newState`, calling the enter and exit hooks for each range that changed (exits
-    /// first, then enters, from the outermost range in). MUST run on the apply queue (containers call it).
-    public func setInterfaceState(_ newState: InterfaceState) {
-        guard ApplyQueue.main.isCurrent else { return }
+    /// first, then enters, from the outermost range in). MUST run on the apply queue (containers call it);
+    /// elsewhere it throws ``HierarchyError/offApplyQueue(operation:node:)`` and changes nothing.
+    public func setInterfaceState(_ newState: InterfaceState) throws(HierarchyError) {
+        try requireApplyQueue("setInterfaceState")
         let old = withState { state -> InterfaceState in
             defer { state.interfaceState = newState }
             return state.interfaceState

@@ -1,4 +1,5 @@
 import Synchronization
+import WeftLayout
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,11 +8,13 @@ import Musl
 import Darwin
 #endif
 
-/// Process-wide counters of layout work, for `weft demo`, `weft bench` and tests.
+/// Counters of a layout context's work, for `weft demo`, `weft bench` and tests.
 ///
 /// Any thread MAY bump or read them at any time. Each thread bumps its own block of atomics (registered on its
 /// first bump), so parallel layout never fights over one cache line; a reading sums every thread's block.
+/// Layout computations count in their builder and add the counts here once (``add(_:)``).
 public final class NodeStatistics: Sendable {
+    /// The statistics of ``LayoutContext/default``.
     public static let shared = NodeStatistics()
 
     /// The counters, in the order of ``Snapshot``'s fields.
@@ -62,30 +65,36 @@ public final class NodeStatistics: Sendable {
     }
 
     private let blocks = Locked<[Block]>([])
-    private let key: pthread_key_t
+    /// Tells this instance's blocks apart in each thread's table (identifiers of freed objects are reused).
+    private let id = NodeStatistics.nextID.add(1, ordering: .relaxed).oldValue
 
-    private init() {
-        var key = pthread_key_t()
-        // Blocks stay registered after their thread ends (their counts still count); the key owns nothing.
-        pthread_key_create(&key, nil)
-        self.key = key
-    }
+    private static let nextID = Atomic<UInt64>(1)
+
+    public init() {}
 
     /// This thread's block, registered on first use.
     @inline(__always)
     private var block: Block {
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<Block>.fromOpaque(pointer).takeUnretainedValue()
-        }
+        let table = ThreadBlocks.current
+        if let block = table.block(for: id) { return block }
         let block = Block()
         blocks.withLock { $0.append(block) }
-        pthread_setspecific(key, Unmanaged.passUnretained(block).toOpaque())
+        table.insert(block, for: id)
         return block
     }
 
     @inline(__always)
     func bump(_ counter: Counter, by amount: Int = 1) {
         block.add(amount, to: counter)
+    }
+
+    /// Adds the counts of one layout computation.
+    func add(_ counters: LayoutCounters) {
+        let block = self.block
+        if counters.cacheHits != 0 { block.add(counters.cacheHits, to: .cacheHits) }
+        if counters.cacheMisses != 0 { block.add(counters.cacheMisses, to: .cacheMisses) }
+        if counters.specCalls != 0 { block.add(counters.specCalls, to: .specCalls) }
+        if counters.measurements != 0 { block.add(counters.measurements, to: .measurements) }
     }
 
     /// A reading of every counter.
@@ -126,5 +135,46 @@ public final class NodeStatistics: Sendable {
         return Snapshot(
             cacheHits: sums[0], cacheMisses: sums[1], specCalls: sums[2], measurements: sums[3], insertions: sums[4],
             removals: sums[5], moves: sums[6], staleDrops: sums[7], appliedPasses: sums[8])
+    }
+}
+
+/// Each thread's blocks, one per statistics instance it counted in (a few: one per context). Entries are weak:
+/// a block lives as long as its statistics instance, and dead entries are dropped when a new one is added.
+private final class ThreadBlocks {
+    private struct Entry {
+        let id: UInt64
+        weak var block: NodeStatistics.Block?
+    }
+
+    private var entries: [Entry] = []
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    /// This thread's table (only this thread touches it).
+    static var current: ThreadBlocks {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadBlocks>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let table = ThreadBlocks()
+        pthread_setspecific(key, Unmanaged.passRetained(table as AnyObject).toOpaque())
+        return table
+    }
+
+    @inline(__always)
+    func block(for id: UInt64) -> NodeStatistics.Block? {
+        for entry in entries where entry.id == id { return entry.block }
+        return nil
+    }
+
+    func insert(_ block: NodeStatistics.Block, for id: UInt64) {
+        entries.removeAll { $0.block == nil }
+        entries.append(Entry(id: id, block: block))
     }
 }

@@ -3,9 +3,11 @@ import WeftLayout
 /// Everything a layout transition knows: the layouts it goes between, the subnodes it inserts and removes,
 /// and each subnode's frame before and after (Texture's `ASContextTransitioning`).
 ///
-/// Created and used on the apply queue only.
+/// Created and used on the apply queue, except ``completeTransition(_:)``, which MAY be called from any thread
+/// (an animation's timer): it hops onto the apply queue.
 public final class TransitionContext: @unchecked Sendable {
-    // @unchecked: confined to the apply queue (every entry point checks it).
+    // @unchecked: its mutable state (`recorded`, `isComplete`) is confined to the apply queue; the one entry
+    // point that may be called elsewhere only reads `applyQueue` (a constant) there and hops.
 
     /// The node whose layout changes.
     public let node: Node
@@ -28,6 +30,7 @@ public final class TransitionContext: @unchecked Sendable {
     private let finalFrames: [ObjectIdentifier: Rect]
     private var recorded: [ObjectIdentifier: Rect] = [:]
     private let onComplete: (TransitionContext, Bool) -> Void
+    private let applyQueue: ApplyQueue
     private(set) public var isComplete = false
 
     init(
@@ -45,6 +48,7 @@ public final class TransitionContext: @unchecked Sendable {
         self.isAnimated = isAnimated
         self.duration = duration
         self.onComplete = onComplete
+        applyQueue = node.context.applyQueue
         var initial: [ObjectIdentifier: Rect] = [:]
         for entry in fromLayout?.flattened() ?? [] { initial[ObjectIdentifier(entry.element)] = entry.frame }
         var final: [ObjectIdentifier: Rect] = [:]
@@ -68,9 +72,14 @@ public final class TransitionContext: @unchecked Sendable {
     public func recordedFrame(for node: Node) -> Rect? { recorded[ObjectIdentifier(node)] }
 
     /// Ends the transition: the node's `didCompleteLayoutTransition(_:)` runs (removing the dropped subnodes)
-    /// and the transition's completion is told. Only the first call counts. MUST run on the apply queue.
+    /// and the transition's completion is told. Only the first call counts. MAY be called from any thread: off
+    /// the apply queue, the completion is queued there (it runs in the queue's next turn).
     public func completeTransition(_ didComplete: Bool = true) {
-        guard !isComplete, ApplyQueue.main.isCurrent else { return }
+        guard applyQueue.isCurrent else {
+            applyQueue.enqueue { self.completeTransition(didComplete) }
+            return
+        }
+        guard !isComplete else { return }
         isComplete = true
         onComplete(self, didComplete)
     }
