@@ -13,8 +13,17 @@ extension Node {
     }
 
     /// Sets the range without scheduling a pass (for owners such as a feed that run the pass themselves).
+    ///
+    /// A different range bumps the node's version, like ``setNeedsLayout()`` without the pass: a pass computed
+    /// for the old range (one the node scheduled itself, still in flight) is then never applied over a newer
+    /// one computed for this range.
     public func setConstrainedRangeQuietly(_ range: SizeRange?) {
-        withState { $0.constrainedRange = range }
+        withState { state in
+            guard state.constrainedRange != range else { return }
+            state.constrainedRange = range
+            state.version &+= 1
+            state.cache.removeAll()
+        }
     }
 
     /// Marks the node's layout as outdated: bumps the version of the node and of each ancestor (their cached

@@ -1,0 +1,260 @@
+import Dispatch
+import Foundation
+import Testing
+import WeftLayout
+@testable import WeftNodes
+@testable import WeftFeed
+import WeftSamples
+
+/// A cell whose height is 10 + value % 50 + extra, where `extra` changes while the feed works (a cell that
+/// lays itself out again when its content arrives).
+final class GrowingCell: CellNode, @unchecked Sendable {
+    let value: Int
+    private let extraBox = Locked(0.0)
+
+    init(value: Int) {
+        self.value = value
+        super.init()
+        identifier = "g\(value)"
+    }
+
+    var extra: Double {
+        get { extraBox.withLock { $0 } }
+        set { extraBox.withLock { $0 = newValue } }
+    }
+
+    var height: Double { Double(10 + value % 50) + extra }
+
+    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+        StackSpec.vertical(children: [Box(size: Size(10, height))])
+    }
+}
+
+/// A data source over sections of integers whose cells are ``GrowingCell``s; it remembers every cell it made.
+class GrowingSource: FeedDataSource, @unchecked Sendable {
+    let model: Locked<[[Int]]>
+    let made = Locked<[GrowingCell]>([])
+
+    init(_ sections: [[Int]]) {
+        model = Locked(sections)
+    }
+
+    func numberOfSections(in feed: FeedNode) -> Int { model.withLock { $0.count } }
+
+    func feed(_ feed: FeedNode, numberOfItemsInSection section: Int) -> Int {
+        model.withLock { $0[section].count }
+    }
+
+    func feed(_ feed: FeedNode, cellNodeBlockForItemAt itemPath: ItemPath) -> CellNodeBlock {
+        let value = model.withLock { $0[itemPath.section][itemPath.item] }
+        return { [made] in
+            let cell = GrowingCell(value: value)
+            made.withLock { $0.append(cell) }
+            return cell
+        }
+    }
+}
+
+/// A context of its own for each test, so that tests running side by side never wait for each other's work.
+func testContext(_ name: String) -> LayoutContext {
+    LayoutContext(applyQueue: ApplyQueue(label: "test.\(name)"))
+}
+
+@Suite("Feed under concurrent changes")
+struct FeedConcurrencyTests {
+    /// After everything settled: the cells show the model's values in order, one distinct cell per item, each
+    /// owned by the feed and laid out at the feed's width and its current height, stacked top to bottom.
+    func expectConsistent(_ feed: FeedNode, _ model: [[Int]], width: Double) {
+        let cells = feed.cellNodes
+        #expect(cells.map { $0.map { ($0 as? GrowingCell)?.value ?? -1 } } == model, "the values in data-source order")
+        let all = cells.joined()
+        #expect(Set(all.map(ObjectIdentifier.init)).count == all.count, "one distinct cell per item")
+        var y = 0.0
+        for (section, row) in cells.enumerated() {
+            for (item, cell) in row.enumerated() {
+                #expect(cell.owner === feed, "cell \(section),\(item) is owned by the feed")
+                let height = (cell as? GrowingCell)?.height ?? -1
+                let frame = feed.frameOfItem(at: ItemPath(item: item, section: section))
+                #expect(frame == Rect(x: 0, y: y, width: width, height: height), "cell \(section),\(item)")
+                y += height
+            }
+        }
+        #expect(feed.contentHeight == y)
+    }
+
+    /// Checks, after each commit (on the apply queue), that every committed item has its cell: an item without
+    /// one is lost for good. Counts the commits and the violations.
+    final class CommitChecker: @unchecked Sendable {
+        let commits = Locked(0)
+        let itemsWithoutCell = Locked(0)
+
+        func check(_ feed: FeedNode) {
+            let missing = feed.live.structure.joined().filter { feed.live.cells[$0] == nil }.count
+            commits.withLock { $0 += 1 }
+            itemsWithoutCell.withLock { $0 += missing }
+        }
+    }
+
+    /// Keeps calling `setNeedsLayout` on cells the source made (with a new extra height) until `stop`.
+    func relayoutCells(_ source: GrowingSource, until stop: Locked<Bool>, seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        while !stop.withLock({ $0 }) {
+            let cells = source.made.withLock { $0 }
+            guard !cells.isEmpty else { continue }
+            let cell = cells[Int(rng.next() % UInt64(cells.count))]
+            cell.extra = Double(rng.next() % 4)
+            cell.setNeedsLayout()
+        }
+    }
+
+    /// The audit's case: four threads reload items (each call valid on its own: counts never change) while two
+    /// threads make cells lay themselves out. Items used to be lost (a cell-less item, forever).
+    @Test("Concurrent reloads lose no item")
+    func concurrentReloads() throws {
+        let context = testContext("reloads")
+        let model = [Array(0..<150), Array(1000..<1050)]
+        let source = GrowingSource(model)
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
+        feed.reloadData()
+        let stop = Locked(false)
+        let checker = CommitChecker()
+        DispatchQueue.concurrentPerform(iterations: 6) { thread in
+            if thread >= 4 {
+                relayoutCells(source, until: stop, seed: UInt64(thread))
+                return
+            }
+            var rng = SplitMix64(seed: UInt64(100 + thread))
+            for _ in 0..<60 {
+                let section = Int(rng.next() % 2)
+                let item = Int(rng.next() % UInt64(model[section].count))
+                try? feed.performBatchUpdates({ $0.reloadItems(at: [ItemPath(item: item, section: section)]) }) { _ in
+                    checker.check(feed)
+                }
+            }
+            if thread == 0 { stop.withLock { $0 = true } }
+        }
+        stop.withLock { $0 = true }
+        #expect(try context.applyQueue.settle(timeout: 60))
+        #expect(checker.commits.withLock { $0 } == 240)
+        #expect(checker.itemsWithoutCell.withLock { $0 } == 0, "every committed item had its cell at every commit")
+        expectConsistent(feed, model, width: 320)
+    }
+
+    /// Inserts, deletes, reloads and moves from four threads (each edits the model and calls the feed under
+    /// the app's lock, as an app must keep its model and its calls in one order), reloadData and setWidth from
+    /// others, and cells laying themselves out the whole time.
+    @Test("Mixed concurrent changes end consistent with the model")
+    func mixedChanges() throws {
+        let context = testContext("mixed")
+        let source = GrowingSource([Array(0..<60), Array(500..<530)])
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
+        feed.reloadData()
+        let appLock = NSLock()
+        let nextValue = Locked(10_000)
+        let stop = Locked(false)
+        let finalWidth = Locked(320.0)
+        let checker = CommitChecker()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var rng = SplitMix64(seed: UInt64(7 + thread))
+            switch thread {
+            case 0..<4:
+                for _ in 0..<40 {
+                    appLock.withLock {
+                        let value = nextValue.withLock { v -> Int in
+                            defer { v += 1 }
+                            return v
+                        }
+                        var model = source.model.withLock { $0 }
+                        let changes = randomChange(&model, value: value, rng: &rng)
+                        source.model.withLock { $0 = model }
+                        try? feed.performBatchUpdates({ $0 = changes }) { _ in checker.check(feed) }
+                    }
+                }
+            case 4:
+                for _ in 0..<5 {
+                    appLock.withLock { feed.reloadData() }
+                    usleep(2000)
+                }
+            case 5:
+                for i in 0..<8 {
+                    let width = i % 2 == 0 ? 300.0 : 340.0
+                    appLock.withLock {
+                        feed.setWidth(width)
+                        finalWidth.withLock { $0 = width }
+                    }
+                    usleep(1000)
+                }
+            default:
+                relayoutCells(source, until: stop, seed: UInt64(thread))
+                return
+            }
+            if thread == 0 { stop.withLock { $0 = true } }
+        }
+        stop.withLock { $0 = true }
+        #expect(try context.applyQueue.settle(timeout: 60))
+        #expect(checker.commits.withLock { $0 } == 160)
+        #expect(checker.itemsWithoutCell.withLock { $0 } == 0, "every committed item had its cell at every commit")
+        expectConsistent(feed, source.model.withLock { $0 }, width: finalWidth.withLock { $0 })
+    }
+
+    /// A data source that calls back into the feed while the feed asks it for cells (here: changing the width)
+    /// must not hang: the feed holds none of its locks while the data source runs.
+    @Test("A data source that calls back into the feed does not deadlock")
+    func reentrantDataSource() throws {
+        let context = testContext("reentrant")
+        let source = ReentrantSource([Array(0..<20)])
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
+        source.feed = feed
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            feed.reloadData()
+            source.model.withLock { $0[0].append(99) }
+            try? feed.performBatchUpdates { $0.insertItems(at: [ItemPath(item: 20)]) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success, "reloadData and performBatchUpdates returned")
+        #expect(try context.applyQueue.settle(timeout: 30))
+        #expect(source.callbacks.withLock { $0 } == 21, "one width change per cell asked for")
+        expectConsistent(feed, [Array(0..<20) + [99]], width: 330)
+    }
+}
+
+/// A source whose cell blocks are asked for while it changes the feed's width (and reads it).
+final class ReentrantSource: GrowingSource, @unchecked Sendable {
+    weak var feed: FeedNode?
+    let callbacks = Locked(0)
+
+    override func feed(_ feed: FeedNode, cellNodeBlockForItemAt itemPath: ItemPath) -> CellNodeBlock {
+        feed.setWidth(feed.width + 10 > 330 ? 330 : feed.width + 10)
+        callbacks.withLock { $0 += 1 }
+        return super.feed(feed, cellNodeBlockForItemAt: itemPath)
+    }
+}
+
+/// A random valid change of one section of `model` (applied to it), inserting `value` where it inserts.
+func randomChange(_ model: inout [[Int]], value: Int, rng: inout SplitMix64) -> ChangeSet {
+    var changes = ChangeSet()
+    let section = Int(rng.next() % UInt64(model.count))
+    let count = model[section].count
+    switch rng.next() % 4 {
+    case 0 where count > 0:
+        let item = Int(rng.next() % UInt64(count))
+        model[section].remove(at: item)
+        changes.deleteItems(at: [ItemPath(item: item, section: section)])
+    case 1 where count > 0:
+        let item = Int(rng.next() % UInt64(count))
+        model[section][item] = value
+        changes.reloadItems(at: [ItemPath(item: item, section: section)])
+    case 2 where count > 1:
+        let from = Int(rng.next() % UInt64(count))
+        let moved = model[section].remove(at: from)
+        let to = Int(rng.next() % UInt64(count))
+        model[section].insert(moved, at: to)
+        changes.moveItem(at: ItemPath(item: from, section: section), to: ItemPath(item: to, section: section))
+    default:
+        let at = Int(rng.next() % UInt64(count + 1))
+        model[section].insert(value, at: at)
+        changes.insertItems(at: [ItemPath(item: at, section: section)])
+    }
+    return changes
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import Testing
+import WeftLayout
+@testable import WeftNodes
+
+/// A context of its own, so that a test's queues and counters are not shared with tests running beside it.
+func isolatedContext(_ name: String, scale: Double = 2, layoutQueue: DispatchQueue = .global(qos: .userInitiated)) -> LayoutContext {
+    LayoutContext(scale: scale, applyQueue: ApplyQueue(label: "test.\(name)"), layoutQueue: layoutQueue)
+}
+
+@Suite("The threading contract")
+struct ThreadingContractTests {
+    /// Eight threads each set their own style field 2,000 times (in place, or with updateStyle): every last
+    /// write is there at the end. Each change used to read the whole style and write it back, losing the others'.
+    @Test("Concurrent style changes of different fields all land")
+    func concurrentSetters() {
+        let node = Node()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for i in 1...2_000 {
+                let value = Double(i)
+                switch thread {
+                case 0: node.style.flexGrow = value
+                case 1: node.style.flexShrink = value
+                case 2: node.style.spacingBefore = value
+                case 3: node.style.spacingAfter = value
+                case 4: node.updateStyle { $0.ascender = value }
+                case 5: node.updateStyle { $0.descender = -value }
+                case 6: node.style.width = .points(value)
+                default: node.updateStyle { $0.height = .points(value) }
+                }
+            }
+        }
+        let style = node.style
+        #expect(style.flexGrow == 2_000 && style.flexShrink == 2_000)
+        #expect(style.spacingBefore == 2_000 && style.spacingAfter == 2_000)
+        #expect(style.ascender == 2_000 && style.descender == -2_000)
+        #expect(style.width == .points(2_000) && style.height == .points(2_000))
+    }
+
+    /// Interface state belongs to the apply queue: elsewhere it is refused (it used to do nothing, silently).
+    @Test("setInterfaceState off the apply queue throws and changes nothing")
+    func interfaceStateOffQueue() throws {
+        let context = isolatedContext("interface")
+        let node = Node()
+        node.context = context
+        #expect(throws: HierarchyError.offApplyQueue(operation: "setInterfaceState", node: "Node")) {
+            try node.setInterfaceState([.preload, .display])
+        }
+        #expect(node.interfaceState == [])
+        try context.applyQueue.sync { try node.setInterfaceState([.preload]) }
+        #expect(node.interfaceState == [.preload])
+    }
+
+    /// An animation that ends on a timer thread completes the transition: the completion hops onto the apply
+    /// queue (it used to be ignored there, so the transition never finished).
+    @Test("completeTransition from another thread completes the transition")
+    func completeFromTimer() throws {
+        let context = isolatedContext("transition")
+        let node = ManualTransitionNode(completesAtOnce: false)
+        node.context = context
+        node.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(100, 100)))
+        try context.applyQueue.sync { try node.layoutIfNeeded() }
+        node.show(b: true)
+        let outcomes = Outcomes()
+        node.transitionLayout(animated: true, measureAsync: false) { outcomes.record($0) }
+        #expect(try context.applyQueue.settle(timeout: 10))
+        let transition = try #require(node.pending.first)
+        // A timer thread, not the apply queue.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { transition.completeTransition(true) }
+        #expect(outcomes.done.wait(timeout: .now() + 10) == .success)
+        #expect(outcomes.all == [.completed(didComplete: true)])
+        #expect(try context.applyQueue.settle(timeout: 10))
+        #expect(names(node.subnodes) == ["b"])
+        // The removals of a transition belong to the apply queue too.
+        #expect(throws: HierarchyError.offApplyQueue(operation: "finishTransitionRemovals", node: "ManualTransitionNode \"transitioning\"")) {
+            try node.finishTransitionRemovals(transition)
+        }
+    }
+
+    /// Calls to setNeedsLayout made before the scheduled pass starts share it: with the context's layout queue
+    /// held, 50 calls from many threads make exactly one pass (one spec call), whose layout is the newest.
+    @Test("setNeedsLayout calls before a pass starts share it")
+    func coalescing() throws {
+        let layoutQueue = DispatchQueue(label: "test.coalescing.layout")
+        let context = isolatedContext("coalescing", layoutQueue: layoutQueue)
+        let leaf = CountingLeaf("leaf", size: Size(10, 10))
+        let root = ComposedNode("root") { _ in WrapperSpec(leaf) }
+        root.context = context
+        root.constrainedRange = SizeRange(min: .zero, max: Size(200, 200))
+        #expect(try context.applyQueue.settle(timeout: 10))
+        let before = root.specCalls
+        #expect(before == 1)
+        layoutQueue.suspend()
+        DispatchQueue.concurrentPerform(iterations: 50) { i in
+            leaf.size = Size(Double(10 + i % 7), 10)
+            leaf.setNeedsLayout()
+        }
+        leaf.size = Size(77, 10)
+        leaf.setNeedsLayout()
+        layoutQueue.resume()
+        #expect(try context.applyQueue.settle(timeout: 10))
+        #expect(root.specCalls - before == 1, "51 calls while the pass waited to start: one pass")
+        #expect(root.frame.size == Size(77, 10))
+        #expect(leaf.frame == Rect(x: 0, y: 0, width: 77, height: 10))
+    }
+
+    /// Two trees in two contexts, laid out side by side on many threads: each at its own scale, applied on its
+    /// own queue, counted in its own statistics.
+    @Test("Two contexts with different scales and apply queues work side by side")
+    func twoContexts() throws {
+        let contexts = [isolatedContext("twoX", scale: 2), isolatedContext("threeX", scale: 3)]
+        // 10.1 points: 10.5 at 2x (21 pixels, rounded up) and 10.333... at 3x (31 pixels).
+        let roots = contexts.map { context -> ComposedNode in
+            let leaf = CountingLeaf("leaf", size: Size(10.1, 10.1))
+            let root = ComposedNode("root") { _ in WrapperSpec(leaf) }
+            root.context = context
+            return root
+        }
+        let bounds = SizeRange(min: .zero, max: Size(100, 100))
+        for root in roots { _ = try root.layoutThatFits(bounds) }   // computes the root and its leaf
+        DispatchQueue.concurrentPerform(iterations: 38) { i in
+            _ = try? roots[i % 2].layoutThatFits(bounds)              // 19 cache hits per root
+        }
+        for (root, context) in zip(roots, contexts) {
+            root.constrainedRange = SizeRange(min: .zero, max: Size(100, 100))
+            #expect(try context.applyQueue.settle(timeout: 10))
+        }
+        #expect(roots[0].frame.size == Size(10.5, 10.5))
+        #expect(abs(roots[1].frame.size.width - 31.0 / 3) < 1e-9)
+        #expect(roots[0].subnodes[0].context === contexts[0], "an inserted subnode joins its parent's context")
+        #expect(roots[1].subnodes[0].context === contexts[1])
+        for context in contexts {
+            // The first layout computes root and leaf; setting the range invalidates the root, so the pass
+            // computes it again, while the leaf's layout is still cached. Nothing is counted in another context.
+            let counts = context.statistics.snapshot
+            #expect(counts.cacheMisses == 3, "root and leaf, then the root again in the pass")
+            #expect(counts.cacheHits == 20, "19 layouts of the unchanged root, and the leaf in the pass")
+            #expect(counts.appliedPasses == 1)
+        }
+        // Each queue is its own: one context's queue is not the other's, nor the default one.
+        let onFirst = contexts[0].applyQueue.sync { (contexts[0].applyQueue.isCurrent, contexts[1].applyQueue.isCurrent) }
+        #expect(onFirst == (true, false))
+    }
+}
