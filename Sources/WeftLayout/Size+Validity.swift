@@ -8,12 +8,13 @@
 /// behaves like infinity, while 1e7 or 1e38 are ordinary bounds.
 extension Size {
     /// `FLT_MAX / 2` (1.7014117331926443e38): the first length that is not a valid size.
-    public static let sizeLimit = Double(Float.greatestFiniteMagnitude) / 2
+    public static let sizeLimit: Double = 1.7014117331926443e38
 
     /// Whether `points` is a valid size: 0 or a normal number, >= 0 and below ``sizeLimit``.
     @inlinable
     public static func isValid(_ points: Double) -> Bool {
-        (points.isNormal || points == 0) && points >= 0 && points < sizeLimit
+        // `(isnormal(points) || points == 0) && points >= 0 && points < FLT_MAX / 2`, in two comparisons.
+        points == 0 || (points >= .leastNormalMagnitude && points < 1.7014117331926443e38)
     }
 
     /// Whether both dimensions are valid sizes (Texture's `ASIsCGSizeValidForSize`).
