@@ -212,11 +212,14 @@ public struct LayoutBuilder: ~Copyable {
     /// `range` narrowed by `style`'s sizes resolved against `parentSize` (Texture's default
     /// `layoutThatFits:parentSize:`): where they do not overlap, `range` wins.
     ///
-    /// Throws if the style holds a value that cannot be laid out.
+    /// As in Texture the intersection happens for every style, all-`auto` ones included: their range is
+    /// 0...infinity, which leaves a proper range as it is but turns an inverted axis (max below min) into its
+    /// minimum. Throws if the style holds a value that cannot be laid out.
     @inlinable
     public func resolve(_ style: LayoutStyle, range: SizeRange, parentSize: Size) throws(LayoutError) -> SizeRange {
         try style.validate()
-        if style.hasAutoSize { return range }
-        return range.intersection(style.resolvedRange(parentSize: parentSize))
+        // An all-auto style always resolves to 0...infinity; skipping the resolution is only quicker.
+        let own = style.hasAutoSize ? SizeRange.unconstrained : style.resolvedRange(parentSize: parentSize)
+        return range.intersection(own)
     }
 }
