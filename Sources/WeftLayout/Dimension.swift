@@ -43,13 +43,14 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Parses `"auto"`, `"<number>pt"`, `"<number>%"` or a bare number (points).
+    /// Parses `"auto"`, `"<number>pt"`, `"<number>%"` or a bare number (points); the empty string (or only
+    /// spaces) is `auto`, as Texture's `ASDimensionMake(@"")` makes it.
     ///
     /// Returns nil for anything else; callers turn that into an error that names where the text came from.
     /// Validity of the number (finite, not negative, a fraction within [0, 1]) is checked by ``problem``.
     public init?(parsing text: String) {
         let trimmed = text.trimmingSpaces()
-        if trimmed == "auto" {
+        if trimmed == "auto" || trimmed.isEmpty {
             self = .auto
         } else if trimmed.hasSuffix("pt"), let value = Double(trimmed.dropLast(2)) {
             self = .points(value)

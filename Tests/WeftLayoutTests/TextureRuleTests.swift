@@ -69,3 +69,15 @@ extension TextureRuleTests {
         #expect(parent.width == 100 && parent.height.isNaN)
     }
 }
+
+extension TextureRuleTests {
+    @Test("Dimension strings parse as ASDimensionMake does; the empty string is auto")
+    func dimensionParsing() {
+        #expect(Dimension(parsing: "") == .auto)
+        #expect(Dimension(parsing: "  ") == .auto)
+        #expect(Dimension(parsing: "auto") == .auto)
+        #expect(Dimension(parsing: "50%") == .fraction(0.5))
+        #expect(Dimension(parsing: "0.5pt") == .points(0.5))
+        #expect(Dimension(parsing: "wide") == nil)
+    }
+}
