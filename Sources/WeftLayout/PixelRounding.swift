@@ -29,8 +29,15 @@ public struct PixelGrid: Hashable, Sendable {
         (value * scale).rounded(.toNearestOrAwayFromZero) / scale
     }
 
-    /// Why `scale` cannot be used, or nil: it must be a finite number > 0.
+    /// The scales layouts accept: 0.01 to 10,000 pixels per point.
+    ///
+    /// Screens have 1 to 4 pixels per point; 10,000 leaves room for rounding finer than any screen while every
+    /// valid size (below `FLT_MAX / 2`, see ``Size/isValid``) times the scale stays finite, so rounding never
+    /// turns a size into infinity (a scale of 1e308 would). Below 0.01 a pixel would be over 100 points wide.
+    public static let scales: ClosedRange<Double> = 0.01...10_000
+
+    /// Why `scale` cannot be used, or nil: it must be a number within ``scales``.
     public static func problem(scale: Double) -> String? {
-        scale.isFinite && scale > 0 ? nil : "expected a scale > 0, got \(formatPoints(scale))"
+        scales.contains(scale) ? nil : "expected a scale from 0.01 to 10000 pixels per point, got \(formatPoints(scale))"
     }
 }
