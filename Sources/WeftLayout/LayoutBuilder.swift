@@ -209,17 +209,12 @@ public struct LayoutBuilder: ~Copyable {
 
     // MARK: Style resolution
 
-    /// `range` narrowed by `style`'s sizes resolved against `parentSize` (Texture's default
-    /// `layoutThatFits:parentSize:`): where they do not overlap, `range` wins.
+    /// `range` narrowed by `style` (``LayoutStyle/narrowed(_:parentSize:)``), after checking the style.
     ///
-    /// As in Texture the intersection happens for every style, all-`auto` ones included: their range is
-    /// 0...infinity, which leaves a proper range as it is but turns an inverted axis (max below min) into its
-    /// minimum. Throws if the style holds a value that cannot be laid out.
+    /// Throws if the style holds a value that cannot be laid out.
     @inlinable
     public func resolve(_ style: LayoutStyle, range: SizeRange, parentSize: Size) throws(LayoutError) -> SizeRange {
         try style.validate()
-        // An all-auto style always resolves to 0...infinity; skipping the resolution is only quicker.
-        let own = style.hasAutoSize ? SizeRange.unconstrained : style.resolvedRange(parentSize: parentSize)
-        return range.intersection(own)
+        return style.narrowed(range, parentSize: parentSize)
     }
 }

@@ -101,6 +101,19 @@ public struct LayoutStyle: Hashable, Sendable {
         return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
     }
 
+    /// `range` narrowed by this style's sizes resolved against `parentSize` (Texture's default
+    /// `layoutThatFits:parentSize:`): where they do not overlap, `range` wins. The style is not checked.
+    ///
+    /// As in Texture the intersection happens for every style, all-`auto` ones included: their range is
+    /// 0...infinity, which leaves a proper range as it is but turns an inverted axis (max below min) into its
+    /// minimum.
+    @inlinable @inline(__always)
+    public func narrowed(_ range: SizeRange, parentSize: Size) -> SizeRange {
+        // An all-auto style always resolves to 0...infinity; skipping the resolution is only quicker.
+        let own = hasAutoSize ? SizeRange.unconstrained : resolvedRange(parentSize: parentSize)
+        return range.intersection(own)
+    }
+
     /// CSS precedence: min overrides max, which overrides the exact value (NaN: none).
     ///
     /// An infinite exact value under an infinite max (a percentage of an unbounded parent with nothing to

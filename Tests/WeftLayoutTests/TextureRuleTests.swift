@@ -34,6 +34,7 @@ extension TextureRuleTests {
         let inverted = SizeRange(min: Size(width: 50, height: 0), max: Size(width: 30, height: 10))
         let fixed = try builder.resolve(LayoutStyle(), range: inverted, parentSize: Size(width: 30, height: 10))
         #expect(fixed == SizeRange(min: Size(width: 50, height: 0), max: Size(width: 50, height: 10)))
+        #expect(LayoutStyle().narrowed(inverted, parentSize: Size(width: 30, height: 10)) == fixed)
         // ASLayoutElementSizeResolveAutoSize with an auto range whose max is below its min (an absolute child
         // past its parent's max): max <= min, so the min wins on that axis.
         let auto = SizeRange(min: .zero, max: Size(width: -50, height: 80))
