@@ -88,6 +88,19 @@ struct HugeInputTests {
         #expect(nested.path == "root.child.child")
     }
 
+    @Test("An infinite inset needs a max that is a valid size: CGFLOAT_MAX counts as unbounded")
+    func infiniteInsetUnderHugeMax() throws {
+        let inset = #"{"type": "inset", "insets": {"left": "inf"}, "child": {"type": "box", "size": [10, 10]}}"#
+        let huge = SizeRange(min: .zero, max: Size(width: .greatestFiniteMagnitude, height: 10))
+        let error = try #require(layoutError(inset, in: huge))
+        #expect(error.path == "root.insets.left")
+        #expect(error.reason.hasPrefix("an infinite inset needs a finite max width"))
+        // Under a max that is a valid size the child is pushed to the right: x = 1e38 - (0 + 10), which is
+        // 1e38 in doubles.
+        let bounded = try layout(inset, in: SizeRange(min: .zero, max: Size(width: 1e38, height: 10)))
+        #expect(bounded.sublayouts[0].position.x == 1e38)
+    }
+
     @Test("A scale of 1e308 is refused; scales from 0.01 to 10000 are accepted")
     func hugeScale() throws {
         let box = #"{"type": "box", "size": [10.3, 1]}"#
