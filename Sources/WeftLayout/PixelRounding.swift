@@ -38,6 +38,7 @@ public struct PixelGrid: Hashable, Sendable {
 
     /// Why `scale` cannot be used, or nil: it must be a number within ``scales``.
     public static func problem(scale: Double) -> String? {
-        scales.contains(scale) ? nil : "expected a scale from 0.01 to 10000 pixels per point, got \(formatPoints(scale))"
+        if scales.contains(scale) { return nil }
+        return "expected a scale from 0.01 to 10000 pixels per point, got \(formatPoints(scale))"
     }
 }

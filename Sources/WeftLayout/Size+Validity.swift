@@ -13,7 +13,8 @@ extension Size {
     /// Whether `points` is a valid size: 0 or a normal number, >= 0 and below ``sizeLimit``.
     @inlinable
     public static func isValid(_ points: Double) -> Bool {
-        // `(isnormal(points) || points == 0) && points >= 0 && points < FLT_MAX / 2`, in two comparisons.
+        // Texture's `(isnormal(points) || points == 0) && points >= 0 && points < FLT_MAX / 2`, in at most
+        // three comparisons.
         points == 0 || (points >= .leastNormalMagnitude && points < 1.7014117331926443e38)
     }
 

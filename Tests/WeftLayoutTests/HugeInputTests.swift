@@ -53,7 +53,8 @@ struct HugeInputTests {
             {"type": "stack", "children": [
               {"type": "box", "id": "huge", "size": [1e308, 1]}, {"type": "box", "id": "next", "size": [10, 10]}]}
             """#)
-        #expect(row.sublayouts.map(\.frame) == [Rect(x: 0, y: 0, width: 0, height: 10), Rect(x: 0, y: 0, width: 10, height: 10)])
+        #expect(row.sublayouts.map(\.frame)
+            == [Rect(x: 0, y: 0, width: 0, height: 10), Rect(x: 0, y: 0, width: 10, height: 10)])
         #expect(try outputNumbers(row).allSatisfy(\.isFinite))
     }
 
@@ -65,7 +66,8 @@ struct HugeInputTests {
               {"type": "box", "size": [10, 10]}, {"type": "box", "size": [10, 10]}]}
             """#))
         #expect(error.path == "root.children[1]")
-        #expect(error.reason.hasPrefix("the layout places this element at (inf, 0), beyond the ±8.988465674311579e+307 points"))
+        #expect(error.reason.hasPrefix(
+            "the layout places this element at (inf, 0), beyond the ±8.988465674311579e+307 points"))
         // A spacing that keeps positions in range lays out, with finite output.
         let far = try layout(#"""
             {"type": "stack", "spacing": 1e300, "children": [
@@ -139,7 +141,8 @@ struct HugeInputTests {
         var builder = LayoutBuilder(scale: 2)
         let leaf = builder.leaf(Box(identifier: "far"), size: Size(width: 10, height: 10))
         builder.setPosition(leaf, Point(x: 1e308, y: 0))
-        let root = builder.layout(WrapperSpec([Box()], identifier: "root"), size: Size(width: 10, height: 10), sublayout: leaf)
+        let root = builder.layout(
+            WrapperSpec([Box()], identifier: "root"), size: Size(width: 10, height: 10), sublayout: leaf)
         let layout = builder.finish(root)
         #expect(layout.sublayouts[0].position.x == .infinity)
         for format in [LayoutFormat.json, .flat] {

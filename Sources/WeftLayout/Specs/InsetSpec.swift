@@ -28,11 +28,17 @@ public final class InsetSpec: LayoutSpec, @unchecked Sendable {
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         try style.validate()
         try validateInsets()
-        if !Size.isValid(range.max.width), let side = insets.left.isInfinite ? "left" : insets.right.isInfinite ? "right" : nil {
-            throw LayoutError("an infinite inset needs a finite max width (below FLT_MAX / 2), but the range is \(range)", path: "insets.\(side)")
+        if !Size.isValid(range.max.width),
+           let side = insets.left.isInfinite ? "left" : insets.right.isInfinite ? "right" : nil {
+            throw LayoutError(
+                "an infinite inset needs a finite max width (below FLT_MAX / 2), but the range is \(range)",
+                path: "insets.\(side)")
         }
-        if !Size.isValid(range.max.height), let side = insets.top.isInfinite ? "top" : insets.bottom.isInfinite ? "bottom" : nil {
-            throw LayoutError("an infinite inset needs a finite max height (below FLT_MAX / 2), but the range is \(range)", path: "insets.\(side)")
+        if !Size.isValid(range.max.height),
+           let side = insets.top.isInfinite ? "top" : insets.bottom.isInfinite ? "bottom" : nil {
+            throw LayoutError(
+                "an infinite inset needs a finite max height (below FLT_MAX / 2), but the range is \(range)",
+                path: "insets.\(side)")
         }
         let insetsX = finiteOrZero(insets.left) + finiteOrZero(insets.right)
         let insetsY = finiteOrZero(insets.top) + finiteOrZero(insets.bottom)
