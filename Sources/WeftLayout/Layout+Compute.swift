@@ -23,11 +23,7 @@ extension Layout {
             throw error.within("root")
         }
         let (layout, positionsInRange) = builder.finishCheckingPositions(root)
-        if !positionsInRange, let (path, position) = builder.firstPositionOutOfRange(under: root) {
-            throw LayoutError(
-                "the layout places this element at \(position), beyond the ±\(formatPoints(positionLimit)) points "
-                    + "a position may lie from the root", path: path)
-        }
+        if !positionsInRange { try builder.checkPositions(under: root) }
         return layout
     }
 
@@ -44,11 +40,14 @@ extension Layout {
 }
 
 extension LayoutBuilder {
-    /// The first layout under `root`, in spec order, whose rounded position in the root's coordinates is out
-    /// of range, with its path (`root.children[1].child`...) and that position. The positions are computed
-    /// as ``finish(_:)`` computes them, so this finds the layout that made it report a position out of range.
-    func firstPositionOutOfRange(under root: LayoutRef) -> (path: String, position: Point)? {
-        func visit(_ index: Int32, origin: Point, path: String) -> (String, Point)? {
+    /// Throws if the layout under `root` places an element beyond ±``Layout/positionLimit`` points from the
+    /// root, naming the first such element in spec order (`root.children[1].child`...).
+    ///
+    /// Positions are computed and rounded as ``finish(_:)`` computes them. ``Layout/compute(_:in:scale:)``
+    /// calls this only when finishing found a position out of range; code that finishes layouts itself (the
+    /// node layer's ``finishFlattened(_:)``) may call it first. Work grows linearly with the tree.
+    public func checkPositions(under root: LayoutRef) throws(LayoutError) {
+        func visit(_ index: Int32, origin: Point, path: String) -> (path: String, position: Point)? {
             let record = records[Int(index)]
             let rounded = Point(x: grid.ceil(origin.x), y: grid.ceil(origin.y))
             if !Layout.isInRange(rounded) { return (path, rounded) }
@@ -59,6 +58,9 @@ extension LayoutBuilder {
             }
             return nil
         }
-        return visit(root.index, origin: .zero, path: "root")
+        guard let (path, position) = visit(root.index, origin: .zero, path: "root") else { return }
+        throw LayoutError(
+            "the layout places this element at \(position), beyond the ±\(formatPoints(Layout.positionLimit)) "
+                + "points a position may lie from the root", path: path)
     }
 }

@@ -153,3 +153,24 @@ struct HugeInputTests {
         }
     }
 }
+
+extension HugeInputTests {
+    @Test("checkPositions names the first element out of range in a builder's tree, and passes a sound one")
+    func checkPositions() throws {
+        var builder = LayoutBuilder(scale: 1)
+        let near = builder.leaf(Box(), size: Size(width: 1, height: 1))
+        builder.setPosition(near, Point(x: 5, y: 5))
+        let far = builder.leaf(Box(), size: Size(width: 1, height: 1))
+        // 9e307 is beyond CGFLOAT_MAX / 2 = 8.988465674311579e307, although finite.
+        builder.setPosition(far, Point(x: 0, y: 9e307))
+        let stack = StackSpec(children: [Box(), Box()])
+        let bad = builder.layout(stack, size: Size(width: 2, height: 2), sublayouts: near, far)
+        #expect(throws: LayoutError(
+            "the layout places this element at (0, 9e+307), beyond the ±8.988465674311579e+307 points a position "
+                + "may lie from the root", path: "root.children[1]")) {
+            try builder.checkPositions(under: bad)
+        }
+        let good = builder.layout(stack, size: Size(width: 2, height: 2), sublayouts: near, near)
+        try builder.checkPositions(under: good)
+    }
+}
