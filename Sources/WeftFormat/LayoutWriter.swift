@@ -22,9 +22,18 @@ public enum LayoutFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// Writes the `json` and `flat` formats. Every number goes through ``number(_:)``, so the output is always
+/// valid JSON: JSON has no infinity or NaN, and those are written as `null`. (Layouts from
+/// `Layout.compute` never hold one: it refuses positions beyond `Layout.positionLimit`, and sizes are always
+/// valid; a layout finished by hand from a builder might.)
 enum LayoutWriter {
     static func frameArray(_ rect: Rect) -> String {
-        "[\(formatPoints(rect.origin.x)), \(formatPoints(rect.origin.y)), \(formatPoints(rect.size.width)), \(formatPoints(rect.size.height))]"
+        "[\(number(rect.origin.x)), \(number(rect.origin.y)), \(number(rect.size.width)), \(number(rect.size.height))]"
+    }
+
+    /// `value` as a JSON number, or `null` if it is not finite.
+    static func number(_ value: Double) -> String {
+        value.isFinite ? formatPoints(value) : "null"
     }
 
     static func json(_ layout: Layout) -> String {

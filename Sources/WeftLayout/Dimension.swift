@@ -7,11 +7,12 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
     case points(Double)
     case fraction(Double)
 
-    /// Resolves this dimension against `parent`, using `autoValue` for `.auto`.
+    /// Resolves this dimension against `parent`, using `autoValue` for `.auto`: how minimums, maximums and
+    /// flexBasis resolve.
     ///
     /// A fraction of an undefined parent length (NaN: the parent's size depends on its content) or of an
     /// unbounded one (infinity) resolves as `.auto` would. Texture computes NaN or infinity there and leaves
-    /// the result undefined.
+    /// the result undefined (an infinite minimum, or a NaN bound).
     @inlinable
     public func resolve(parent: Double, auto autoValue: Double) -> Double {
         switch self {
@@ -24,13 +25,32 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Parses `"auto"`, `"<number>pt"`, `"<number>%"` or a bare number (points).
+    /// Resolves this dimension as an exact size (a style's `width` or `height`) against `parent`; NaN for none.
+    ///
+    /// A fraction of an unbounded parent is infinity here, as in Texture (`ASDimensionResolve`): the element's
+    /// maximum clamps it, so 10% of an unbounded width with a maxWidth of 107 is 107 (``LayoutStyle``
+    /// treats an infinite exact size under an unbounded maximum as none). 0% of it is NaN, none, as in Texture.
+    /// A fraction of an undefined parent (NaN) is none too.
+    @inlinable
+    public func resolveExact(parent: Double) -> Double {
+        switch self {
+        case .auto:
+            return .nan
+        case .points(let value):
+            return value
+        case .fraction(let value):
+            return value * parent
+        }
+    }
+
+    /// Parses `"auto"`, `"<number>pt"`, `"<number>%"` or a bare number (points); the empty string (or only
+    /// spaces) is `auto`, as Texture's `ASDimensionMake(@"")` makes it.
     ///
     /// Returns nil for anything else; callers turn that into an error that names where the text came from.
     /// Validity of the number (finite, not negative, a fraction within [0, 1]) is checked by ``problem``.
     public init?(parsing text: String) {
         let trimmed = text.trimmingSpaces()
-        if trimmed == "auto" {
+        if trimmed == "auto" || trimmed.isEmpty {
             self = .auto
         } else if trimmed.hasSuffix("pt"), let value = Double(trimmed.dropLast(2)) {
             self = .points(value)

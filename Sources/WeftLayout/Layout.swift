@@ -115,9 +115,18 @@ final class LayoutStorage: ManagedBuffer<LayoutStorage.Header, LayoutStorage.Rec
 extension LayoutBuilder {
     /// Copies the tree under `root` out of the arena into a compact, immutable ``Layout``.
     ///
-    /// The builder keeps its contents: call ``reset()`` or ``rewind(to:)`` to reuse the space.
+    /// The builder keeps its contents: call ``reset()`` or ``rewind(to:)`` to reuse the space. Positions
+    /// are not checked here: ``Layout/compute(_:in:scale:)`` refuses a layout whose positions are out of
+    /// range (``Layout/positionLimit``).
     public func finish(_ root: LayoutRef) -> Layout {
+        finishCheckingPositions(root).layout
+    }
+
+    /// ``finish(_:)``, and whether every position in the root's coordinates, rounded, lies within
+    /// ±``Layout/positionLimit`` (false for NaN or infinity).
+    func finishCheckingPositions(_ root: LayoutRef) -> (layout: Layout, positionsInRange: Bool) {
         let count = subtreeCount(root.index)
+        var inRange = true
         let storage = LayoutStorage.make(count: count, scale: grid.scale)
         records.withUnsafeBufferPointer { source in
             edges.withUnsafeBufferPointer { edges in
@@ -153,6 +162,7 @@ extension LayoutBuilder {
                     for parent in stride(from: next - 1, through: 0, by: -1) {
                         let origin = out[parent].position
                         let rounded = Point(x: grid.ceil(origin.x), y: grid.ceil(origin.y))
+                        inRange = inRange && Layout.isInRange(rounded)
                         let first = Int(out[parent].firstChild)
                         for child in first..<first + Int(out[parent].childCount) {
                             let p = out[child].position
@@ -164,7 +174,7 @@ extension LayoutBuilder {
                 }
             }
         }
-        return Layout(storage: storage, index: 0)
+        return (Layout(storage: storage, index: 0), inRange)
     }
 
     private func subtreeCount(_ index: Int32) -> Int {

@@ -32,8 +32,9 @@ public struct LayoutRef: Hashable, Sendable {
 /// Sizes are rounded up to the pixel grid when recorded, as Texture's `ASLayout` does. Positions are rounded
 /// when the tree is finished: each layout's position in the root's coordinates is rounded up to the pixel
 /// grid (Texture's flattening), so the finished tree's relative positions are differences of rounded
-/// positions. A size that is NaN, infinite or negative is recorded as zero (Texture's release behaviour); a
-/// position that is not finite is recorded as zero.
+/// positions. A size with a dimension that is not a valid size (``Size/isValid``: NaN, negative, infinite or
+/// `FLT_MAX / 2` and above) is recorded as 0x0, as Texture's `ASLayout` does in release builds; a position
+/// that is not finite is recorded as zero.
 public struct LayoutBuilder: ~Copyable {
     @usableFromInline
     struct Record {
@@ -180,8 +181,8 @@ public struct LayoutBuilder: ~Copyable {
         scratch.append(ref)
     }
 
-    /// `size` as a layout would record it: rounded up to the pixel grid, zero where it is not a finite
-    /// number >= 0.
+    /// `size` as a layout would record it: rounded up to the pixel grid, or 0x0 if it is not a valid size
+    /// (``Size/isValid``).
     @inlinable
     public func sanitizedSize(_ size: Size) -> Size {
         sanitized(size)
@@ -189,9 +190,8 @@ public struct LayoutBuilder: ~Copyable {
 
     @inlinable
     func sanitized(_ size: Size) -> Size {
-        let w = size.width.isFinite && size.width >= 0 ? grid.ceil(size.width) : 0
-        let h = size.height.isFinite && size.height >= 0 ? grid.ceil(size.height) : 0
-        return Size(width: Swift.max(w, 0), height: Swift.max(h, 0))
+        guard size.isValid else { return .zero }
+        return Size(width: Swift.max(grid.ceil(size.width), 0), height: Swift.max(grid.ceil(size.height), 0))
     }
 
     // MARK: Reading and placing
@@ -227,14 +227,12 @@ public struct LayoutBuilder: ~Copyable {
 
     // MARK: Style resolution
 
-    /// `range` narrowed by `style`'s sizes resolved against `parentSize` (Texture's default
-    /// `layoutThatFits:parentSize:`): where they do not overlap, `range` wins.
+    /// `range` narrowed by `style` (``LayoutStyle/narrowed(_:parentSize:)``), after checking the style.
     ///
     /// Throws if the style holds a value that cannot be laid out.
     @inlinable
     public func resolve(_ style: LayoutStyle, range: SizeRange, parentSize: Size) throws(LayoutError) -> SizeRange {
         try style.validate()
-        if style.hasAutoSize { return range }
-        return range.intersection(style.resolvedRange(parentSize: parentSize))
+        return style.narrowed(range, parentSize: parentSize)
     }
 }

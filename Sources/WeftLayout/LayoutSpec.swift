@@ -48,12 +48,3 @@ func layoutChild(
         throw error.within(place())
     }
 }
-
-/// A range's max with every infinite dimension made NaN ("undefined"): the parent size that specs whose own
-/// size depends on their content hand to their children.
-@inlinable
-func definedParentSize(_ max: Size) -> Size {
-    Size(
-        width: max.width.isFinite ? max.width : .nan,
-        height: max.height.isFinite ? max.height : .nan)
-}

@@ -83,30 +83,48 @@ public struct LayoutStyle: Hashable, Sendable {
 
     /// The size range this style allows, given the parent's size (NaN where the parent's size is undefined).
     ///
-    /// Texture's `ASLayoutElementSizeResolveAutoSize`: `auto` minimums and maximums come from `auto`, the exact
-    /// size is clamped between them, and where max <= min the minimum wins.
+    /// Texture's `ASLayoutElementSizeResolveAutoSize`, for every style, all-`auto` ones included: `auto`
+    /// minimums and maximums come from `auto`, the exact size is clamped between them, and where max <= min
+    /// the minimum wins (so an inverted `auto` range, such as an absolute child placed past its parent's max,
+    /// comes back as its minimum). The exact size resolves with ``Dimension/resolveExact(parent:)``: a
+    /// percentage of an unbounded parent is infinity there, which a finite maximum clamps.
     @inlinable
     public func resolvedRange(parentSize: Size, auto: SizeRange = .unconstrained) -> SizeRange {
-        if hasAutoSize { return auto }
         let w = Self.constrain(
             min: minWidth.resolve(parent: parentSize.width, auto: auto.min.width),
-            exact: width.resolve(parent: parentSize.width, auto: .nan),
+            exact: width.resolveExact(parent: parentSize.width),
             max: maxWidth.resolve(parent: parentSize.width, auto: auto.max.width))
         let h = Self.constrain(
             min: minHeight.resolve(parent: parentSize.height, auto: auto.min.height),
-            exact: height.resolve(parent: parentSize.height, auto: .nan),
+            exact: height.resolveExact(parent: parentSize.height),
             max: maxHeight.resolve(parent: parentSize.height, auto: auto.max.height))
         return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
     }
 
+    /// `range` narrowed by this style's sizes resolved against `parentSize` (Texture's default
+    /// `layoutThatFits:parentSize:`): where they do not overlap, `range` wins. The style is not checked.
+    ///
+    /// As in Texture the intersection happens for every style, all-`auto` ones included: their range is
+    /// 0...infinity, which leaves a proper range as it is but turns an inverted axis (max below min) into its
+    /// minimum.
+    @inlinable @inline(__always)
+    public func narrowed(_ range: SizeRange, parentSize: Size) -> SizeRange {
+        // An all-auto style always resolves to 0...infinity; skipping the resolution is only quicker.
+        let own = hasAutoSize ? SizeRange.unconstrained : resolvedRange(parentSize: parentSize)
+        return range.intersection(own)
+    }
+
     /// CSS precedence: min overrides max, which overrides the exact value (NaN: none).
+    ///
+    /// An infinite exact value under an infinite max (a percentage of an unbounded parent with nothing to
+    /// clamp it) would be an infinite minimum, which Texture leaves undefined: it counts as none.
     @inlinable
     static func constrain(min: Double, exact: Double, max: Double) -> (Double, Double) {
         if max <= min { return (min, min) }
-        if exact.isNaN { return (min, max) }
         if exact > max { return (max, max) }
         if exact < min { return (min, min) }
-        return (exact, exact)
+        if exact.isFinite { return (exact, exact) }
+        return (min, max)
     }
 
     /// The first property that cannot be laid out, with the reason, or nil if every property is usable.

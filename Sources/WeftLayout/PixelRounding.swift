@@ -1,9 +1,11 @@
 /// Rounding of lengths to the pixel grid of a screen scale (points times scale gives pixels).
 ///
 /// Texture rounds layout sizes up (`ASCeilPixelValue`), centers with round (`ASRoundPixelValue`) and aligns
-/// centered stack children down (`ASFloorPixelValue`). The ceiling subtracts `Float.ulpOfOne` (FLT_EPSILON)
-/// first, as Texture does since issue #838, so that 100.666666666669 at scale 3 stays 100.666... instead of
-/// jumping a pixel because of floating-point noise.
+/// centered stack children and ratios down (`ASFloorPixelValue`). As in Texture since issue #838, the ceiling
+/// subtracts `Float.ulpOfOne` (FLT_EPSILON) first and the floor adds it first, so that floating-point noise
+/// does not move a value by a pixel: 100.666666666669 at scale 3 rounds up to 100.666..., not 101, and
+/// 0.57 x 400 = 227.99999999999997 at scale 2 rounds down to 228, not 227.5. Rounding to the nearest pixel
+/// has no epsilon.
 public struct PixelGrid: Hashable, Sendable {
     /// Pixels per point. Default 2, the scale of the devices Texture's figures come from.
     public let scale: Double
@@ -19,7 +21,7 @@ public struct PixelGrid: Hashable, Sendable {
 
     @inlinable
     public func floor(_ value: Double) -> Double {
-        (value * scale).rounded(.down) / scale
+        ((value + Double(Float.ulpOfOne)) * scale).rounded(.down) / scale
     }
 
     @inlinable
@@ -27,8 +29,16 @@ public struct PixelGrid: Hashable, Sendable {
         (value * scale).rounded(.toNearestOrAwayFromZero) / scale
     }
 
-    /// Why `scale` cannot be used, or nil: it must be a finite number > 0.
+    /// The scales layouts accept: 0.01 to 10,000 pixels per point.
+    ///
+    /// Screens have 1 to 4 pixels per point; 10,000 leaves room for rounding finer than any screen while every
+    /// valid size (below `FLT_MAX / 2`, see ``Size/isValid``) times the scale stays finite, so rounding never
+    /// turns a size into infinity (a scale of 1e308 would). Below 0.01 a pixel would be over 100 points wide.
+    public static let scales: ClosedRange<Double> = 0.01...10_000
+
+    /// Why `scale` cannot be used, or nil: it must be a number within ``scales``.
     public static func problem(scale: Double) -> String? {
-        scale.isFinite && scale > 0 ? nil : "expected a scale > 0, got \(formatPoints(scale))"
+        if scales.contains(scale) { return nil }
+        return "expected a scale from 0.01 to 10000 pixels per point, got \(formatPoints(scale))"
     }
 }

@@ -2,10 +2,11 @@
 ///
 /// - The range is first narrowed by the spec's style.
 /// - Each child's range comes from its own style sizes resolved against the spec's size (the range's max
-///   where finite), with `auto` meaning from zero up to the range's max minus the child's position.
-/// - Sizing `.default`: the spec fills the range's max on each finite axis. `.sizeToFit` (and any axis whose
-///   max is infinite): the spec is the range's min grown to reach every child's far edge. The result is
-///   clamped into the range.
+///   where it is a valid size, see ``Size/isValid``), with `auto` meaning from zero up to the range's max
+///   minus the child's position.
+/// - Sizing `.default`: the spec fills the range's max on each axis where it is a valid size. `.sizeToFit`
+///   (and any axis whose max is infinite or too large to be a size): the spec is the range's min grown to
+///   reach every child's far edge. The result is clamped into the range.
 public final class AbsoluteSpec: LayoutSpec, @unchecked Sendable {
     /// Whether the spec fills its range or fits its children.
     public enum Sizing: String, Hashable, Sendable, CaseIterable {
@@ -26,7 +27,7 @@ public final class AbsoluteSpec: LayoutSpec, @unchecked Sendable {
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         let range = try builder.resolve(style, range: range, parentSize: parentSize)
-        var size = definedParentSize(range.max)
+        var size = range.max.definedParentSize
         let fitWidth = sizing == .sizeToFit || size.width.isNaN
         let fitHeight = sizing == .sizeToFit || size.height.isNaN
         var reach = range.min

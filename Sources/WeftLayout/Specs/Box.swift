@@ -3,7 +3,8 @@
 /// Its layout is Texture's leaf `ASDisplayNode`: the range is narrowed by the style, the box measures itself
 /// against the range's max, and the measured size is clamped into the range. A box with an intrinsic `size`
 /// measures as that size. A box without one measures as the range's max when both of its dimensions are
-/// finite, and as zero otherwise (Texture's default `calculateSizeThatFits:`).
+/// valid sizes (``Size/isValid``: finite and below `FLT_MAX / 2`), and as zero otherwise (Texture's default
+/// `calculateSizeThatFits:`).
 public final class Box: LayoutElement {
     public let style: LayoutStyle
     public let identifier: String?
@@ -23,7 +24,7 @@ public final class Box: LayoutElement {
         let measured: Size
         if let intrinsicSize {
             measured = intrinsicSize
-        } else if resolved.max.width.isFinite && resolved.max.height.isFinite {
+        } else if resolved.max.isValid {
             measured = resolved.max
         } else {
             measured = .zero

@@ -1,7 +1,7 @@
 /// Puts a corner element over one corner of a child, such as a badge (Texture's `ASCornerLayoutSpec`).
 ///
 /// - The range is first narrowed by the spec's style; child and corner are both laid out in it, with the
-///   range's max (where finite) as the parent size.
+///   range's max (where it is a valid size, see ``Size/isValid``) as the parent size.
 /// - The corner's center sits on the chosen corner of the child, moved by `offset`.
 /// - Without `wrapsCorner` the spec is the child's size and the corner may stick out. With it, the spec is
 ///   the union of both frames clamped into the range, and both are shifted so that the union starts at the
@@ -39,7 +39,7 @@ public final class CornerSpec: LayoutSpec, @unchecked Sendable {
             throw LayoutError("expected finite numbers, got \(offset)", path: "offset")
         }
         let range = try builder.resolve(style, range: range, parentSize: parentSize)
-        let ownSize = definedParentSize(range.max)
+        let ownSize = range.max.definedParentSize
         let childRef = try layoutChild(child, range, parentSize: ownSize, in: &builder, place: "child")
         let cornerRef = try layoutChild(corner, range, parentSize: ownSize, in: &builder, place: "corner")
         var childFrame = Rect(origin: .zero, size: builder.size(of: childRef))

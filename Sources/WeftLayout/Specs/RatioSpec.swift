@@ -3,12 +3,14 @@
 /// `ratio` is height / width: 0.5 is twice as wide as tall. It must be finite and > 0.
 ///
 /// - The range is first narrowed by the spec's style.
-/// - Where the range's max width is finite, one candidate is (max width, ratio x max width rounded down to the
-///   pixel grid); where the max height is finite, another is (max height / ratio rounded down, max height).
+/// - Where the range's max width is a valid size (``Size/isValid(_:)``: finite and below `FLT_MAX / 2`), one
+///   candidate is (max width, ratio x max width rounded down to the pixel grid); where the max height is
+///   valid, another is (max height / ratio rounded down, max height).
 ///   Each candidate is clamped into the range and the one whose proportions are closest to the ratio wins
 ///   (the width-based one on a tie).
 /// - The child is laid out in exactly the winning size (intersected with the range, the range winning), with
-///   it as the parent size; with no finite max at all the child gets the range unchanged.
+///   it as the parent size; with no valid max at all the child gets the range unchanged (parent size
+///   undefined).
 /// - The spec takes the child's size.
 public final class RatioSpec: LayoutSpec, @unchecked Sendable {
     public let ratio: Double
@@ -31,10 +33,10 @@ public final class RatioSpec: LayoutSpec, @unchecked Sendable {
         let range = try builder.resolve(style, range: range, parentSize: parentSize)
         let grid = builder.grid
         var best: Size?
-        if range.max.width.isFinite {
+        if Size.isValid(range.max.width) {
             best = range.clamp(Size(width: range.max.width, height: grid.floor(ratio * range.max.width)))
         }
-        if range.max.height.isFinite {
+        if Size.isValid(range.max.height) {
             let option = range.clamp(Size(width: grid.floor(range.max.height / ratio), height: range.max.height))
             if let current = best {
                 if abs(current.height / current.width - ratio) > abs(option.height / option.width - ratio) {

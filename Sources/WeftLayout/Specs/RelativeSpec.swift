@@ -3,9 +3,9 @@
 /// - The range is first narrowed by the spec's style.
 /// - On an axis with a position (not `.none`) the child's minimum is zero, so the child takes its own size;
 ///   on an axis without one the child gets the range's minimum. The child's maximum is the range's max, and
-///   its parent size is the range's max where finite (undefined otherwise).
-/// - The spec's size on each axis is the range's max when finite, otherwise the child's size, clamped into the
-///   range. With a minimum sizing option the spec shrinks to the child on that axis, within the range.
+///   its parent size is the range's max where that is a valid size (``Size/isValid``), undefined otherwise.
+/// - The spec's size on each axis is the range's max when it is a valid size, otherwise the child's size,
+///   clamped into the range. With a minimum sizing option the spec shrinks to the child on that axis, within the range.
 /// - The child's offset is (spec size - child size) times 0 (start or none), 0.5 (center) or 1 (end),
 ///   rounded to the pixel grid.
 public class RelativeSpec: LayoutSpec, @unchecked Sendable {
@@ -54,7 +54,7 @@ public class RelativeSpec: LayoutSpec, @unchecked Sendable {
 
     public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         let range = try builder.resolve(style, range: range, parentSize: parentSize)
-        let ownSize = definedParentSize(range.max)
+        let ownSize = range.max.definedParentSize
         let childMin = Size(
             width: horizontalPosition != .none ? 0 : range.min.width,
             height: verticalPosition != .none ? 0 : range.min.height)

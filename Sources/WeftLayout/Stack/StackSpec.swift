@@ -22,7 +22,8 @@
 /// 7. Positioning: `justifyContent` spreads the main-axis free space (negative when children overflow);
 ///    `spaceBetween` falls back to `start`, and `spaceAround` to `center`, when there is no free space or one
 ///    child. `spacing`, and each child's spacingBefore and spacingAfter, separate children. `alignItems` (or a
-///    child's alignSelf) places each child across its line; centering rounds down to the pixel grid.
+///    child's alignSelf) places each child across its line; centering rounds down to the pixel grid
+///    (``PixelGrid/floor(_:)``, which adds FLT_EPSILON first as Texture does).
 ///    `alignContent` and `lineSpacing` place the lines.
 /// 8. The stack's size is the longest line and the sum of the line cross sizes, clamped into the range.
 ///

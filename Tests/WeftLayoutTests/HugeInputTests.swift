@@ -1,0 +1,176 @@
+import Testing
+import WeftFormat
+import WeftLayout
+
+/// Finite but huge input never gives `inf` or `nan` in the output: it lays out with a documented result or is
+/// refused with an error that names the place.
+@Suite("Huge input")
+struct HugeInputTests {
+    /// Decodes `text` and lays it out in `range`.
+    func layout(_ text: String, in range: SizeRange = .unconstrained, scale: Double = 2) throws -> Layout {
+        try Layout.compute(LayoutDecoder().decode(text).root, in: range, scale: scale)
+    }
+
+    /// The error laying `text` out throws, or nil.
+    func layoutError(_ text: String, in range: SizeRange = .unconstrained, scale: Double = 2) -> LayoutError? {
+        do {
+            _ = try layout(text, in: range, scale: scale)
+            return nil
+        } catch {
+            return error as? LayoutError
+        }
+    }
+
+    /// Every number in the `json` and `flat` output, after checking that both parse as JSON.
+    func outputNumbers(_ layout: Layout) throws -> [Double] {
+        var numbers: [Double] = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .number(let n): numbers.append(n)
+            case .array(let items): items.forEach(collect)
+            case .object(let members): for key in members.keys { if let member = members[key] { collect(member) } }
+            default: break
+            }
+        }
+        for format in [LayoutFormat.json, .flat] {
+            let text = format.render(layout)
+            #expect(!text.contains("inf") && !text.contains("nan"), "\(format): \(text)")
+            collect(try JSONParser().parse(text))
+        }
+        return numbers
+    }
+
+    @Test("A box of size [1e308, 1] is recorded as 0x0, as Texture's ASLayout does with an invalid size")
+    func hugeBoxSize() throws {
+        // 1e308 >= FLT_MAX / 2, so ASIsCGSizeValidForSize fails and the size becomes 0x0 (both dimensions).
+        let box = try layout(#"{"type": "box", "id": "b", "size": [1e308, 1]}"#)
+        #expect(box.frame == Rect(x: 0, y: 0, width: 0, height: 0))
+        #expect(try outputNumbers(box) == [0, 0, 0, 0, 0, 0, 0, 0])
+        // Next to an ordinary sibling in a row: the huge box takes no room, so the sibling starts at 0. The
+        // line is 10 high, and stretching lays the huge box out again at exactly 0 x 10 (main size kept):
+        // (1e308, 1) clamped into that is 0 x 10, a valid size.
+        let row = try layout(#"""
+            {"type": "stack", "children": [
+              {"type": "box", "id": "huge", "size": [1e308, 1]}, {"type": "box", "id": "next", "size": [10, 10]}]}
+            """#)
+        #expect(row.sublayouts.map(\.frame)
+            == [Rect(x: 0, y: 0, width: 0, height: 10), Rect(x: 0, y: 0, width: 10, height: 10)])
+        #expect(try outputNumbers(row).allSatisfy(\.isFinite))
+    }
+
+    @Test("A spacing of 1e308 is refused, naming the child it pushes out of range")
+    func hugeSpacing() throws {
+        // The second child would start at 10 + 1e308; rounded to the 2x grid, 2e308 pixels overflow.
+        let error = try #require(layoutError(#"""
+            {"type": "stack", "spacing": 1e308, "children": [
+              {"type": "box", "size": [10, 10]}, {"type": "box", "size": [10, 10]}]}
+            """#))
+        #expect(error.path == "root.children[1]")
+        #expect(error.reason.hasPrefix(
+            "the layout places this element at (inf, 0), beyond the ±8.988465674311579e+307 points"))
+        // A spacing that keeps positions in range lays out, with finite output.
+        let far = try layout(#"""
+            {"type": "stack", "spacing": 1e300, "children": [
+              {"type": "box", "size": [10, 10]}, {"type": "box", "size": [10, 10]}]}
+            """#)
+        #expect(far.sublayouts[1].position.x == 1e300)
+        #expect(try outputNumbers(far).allSatisfy(\.isFinite))
+    }
+
+    @Test("Insets of -1e308 are refused, naming the inset's child")
+    func hugeNegativeInsets() throws {
+        // The child sits at the left inset, -1e308; rounded to the 2x grid, -2e308 pixels overflow.
+        let error = try #require(layoutError(#"{"type": "inset", "insets": -1e308, "child": {"type": "box"}}"#))
+        #expect(error.path == "root.child")
+        #expect(error.reason.hasPrefix("the layout places this element at (-inf, -inf)"))
+        let nested = try #require(layoutError(#"""
+            {"type": "background", "background": {"type": "box"},
+             "child": {"type": "inset", "insets": {"top": -1e308}, "child": {"type": "box", "size": [5, 5]}}}
+            """#))
+        #expect(nested.path == "root.child.child")
+    }
+
+    @Test("An infinite inset needs a max that is a valid size: CGFLOAT_MAX counts as unbounded")
+    func infiniteInsetUnderHugeMax() throws {
+        let inset = #"{"type": "inset", "insets": {"left": "inf"}, "child": {"type": "box", "size": [10, 10]}}"#
+        let huge = SizeRange(min: .zero, max: Size(width: .greatestFiniteMagnitude, height: 10))
+        let error = try #require(layoutError(inset, in: huge))
+        #expect(error.path == "root.insets.left")
+        #expect(error.reason.hasPrefix("an infinite inset needs a finite max width"))
+        // Under a max that is a valid size the child is pushed to the right: x = 1e38 - (0 + 10), which is
+        // 1e38 in doubles.
+        let bounded = try layout(inset, in: SizeRange(min: .zero, max: Size(width: 1e38, height: 10)))
+        #expect(bounded.sublayouts[0].position.x == 1e38)
+    }
+
+    @Test("A scale of 1e308 is refused; scales from 0.01 to 10000 are accepted")
+    func hugeScale() throws {
+        let box = #"{"type": "box", "size": [10.3, 1]}"#
+        #expect(layoutError(box, scale: 1e308) == LayoutError(
+            "expected a scale from 0.01 to 10000 pixels per point, got 1e+308", path: "scale"))
+        #expect(layoutError(box, scale: 0.001)?.path == "scale")
+        #expect(layoutError(box, scale: .nan)?.path == "scale")
+        #expect(PixelGrid.problem(scale: 10_000) == nil && PixelGrid.problem(scale: 0.01) == nil)
+        // At the largest scale a size just below FLT_MAX / 2 still rounds to a finite number.
+        let grid = PixelGrid(scale: 10_000)
+        #expect(grid.ceil(Size.sizeLimit.nextDown).isFinite)
+        #expect(try layout(box, scale: 10_000).size == Size(width: 10.3, height: 1))
+    }
+
+    @Test("Positions up to the limit lay out; the limit is CGFLOAT_MAX / 2")
+    func positionLimit() throws {
+        #expect(Layout.positionLimit == Double.greatestFiniteMagnitude / 2)
+        // A corner offset of -8e307 keeps the corner in range: its frame in the root is finite.
+        let corner = try layout(#"""
+            {"type": "corner", "location": "topLeft", "offset": [-8e307, 0],
+             "child": {"type": "box", "size": [10, 10]}, "corner": {"type": "box", "id": "badge", "size": [4, 4]}}
+            """#)
+        #expect(corner.sublayouts[1].position.x == -8e307)
+        #expect(try outputNumbers(corner).allSatisfy(\.isFinite))
+        // Twice that is out of range (on the left: Texture's own check has no lower bound, Weft's has).
+        let error = try #require(layoutError(#"""
+            {"type": "corner", "location": "topLeft", "offset": [-9e307, 0],
+             "child": {"type": "box", "size": [10, 10]}, "corner": {"type": "box", "size": [4, 4]}}
+            """#))
+        #expect(error.path == "root.corner")
+    }
+
+    @Test("The writer never prints a number JSON cannot hold")
+    func writerWritesNull() throws {
+        // A layout finished by hand, bypassing Layout.compute's check, with a position that overflows.
+        var builder = LayoutBuilder(scale: 2)
+        let leaf = builder.leaf(Box(identifier: "far"), size: Size(width: 10, height: 10))
+        builder.setPosition(leaf, Point(x: 1e308, y: 0))
+        let root = builder.layout(
+            WrapperSpec([Box()], identifier: "root"), size: Size(width: 10, height: 10), sublayout: leaf)
+        let layout = builder.finish(root)
+        #expect(layout.sublayouts[0].position.x == .infinity)
+        for format in [LayoutFormat.json, .flat] {
+            let text = format.render(layout)
+            #expect(!text.contains("inf"))
+            #expect(text.contains("[null, 0, 10, 10]"), "\(format): \(text)")
+            _ = try JSONParser().parse(text)
+        }
+    }
+}
+
+extension HugeInputTests {
+    @Test("checkPositions names the first element out of range in a builder's tree, and passes a sound one")
+    func checkPositions() throws {
+        var builder = LayoutBuilder(scale: 1)
+        let near = builder.leaf(Box(), size: Size(width: 1, height: 1))
+        builder.setPosition(near, Point(x: 5, y: 5))
+        let far = builder.leaf(Box(), size: Size(width: 1, height: 1))
+        // 9e307 is beyond CGFLOAT_MAX / 2 = 8.988465674311579e307, although finite.
+        builder.setPosition(far, Point(x: 0, y: 9e307))
+        let stack = StackSpec(children: [Box(), Box()])
+        let bad = builder.layout(stack, size: Size(width: 2, height: 2), sublayouts: near, far)
+        #expect(throws: LayoutError(
+            "the layout places this element at (0, 9e+307), beyond the ±8.988465674311579e+307 points a position "
+                + "may lie from the root", path: "root.children[1]")) {
+            try builder.checkPositions(under: bad)
+        }
+        let good = builder.layout(stack, size: Size(width: 2, height: 2), sublayouts: near, near)
+        try builder.checkPositions(under: good)
+    }
+}

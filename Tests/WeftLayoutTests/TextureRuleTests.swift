@@ -1,0 +1,84 @@
+import Testing
+import WeftLayout
+
+/// Texture's small rules checked one by one, each with numbers from Texture's own source or comments.
+///
+/// The layout fixtures check the same rules inside whole layouts; these pin the helpers themselves.
+@Suite("Texture rules")
+struct TextureRuleTests {
+    @Test("Ceil and floor to the pixel grid absorb floating-point noise with FLT_EPSILON")
+    func pixelGrid() {
+        let three = PixelGrid(scale: 3)
+        // ASCeilPixelValue's comment: 100.666666666669 x 3 = 302.000000000007 px would ceil to 303 px (101);
+        // with FLT_EPSILON subtracted first it is 301.9999996 px -> 302 px = 100.666...
+        #expect(three.ceil(100.666666666669) == 302.0 / 3)
+        // ASFloorPixelValue's comment: 100.66666666663 x 3 = 301.9999999999 px would floor to 301 px (100.333);
+        // with FLT_EPSILON added first it is 302.0000004 px -> 302 px = 100.666...
+        #expect(three.floor(100.66666666663) == 302.0 / 3)
+        // 0.57 x 400 is 227.99999999999997 in doubles: at scale 2, 456.0000002 px -> 456 px = 228.
+        #expect(PixelGrid(scale: 2).floor(0.57 * 400) == 228)
+        // Values clearly inside a pixel still go down and up: 10.2 at scale 2 is 20.4 px.
+        #expect(PixelGrid(scale: 2).floor(10.2) == 10)
+        #expect(PixelGrid(scale: 2).ceil(10.2) == 10.5)
+        // Rounding to the nearest pixel has no epsilon: 33.5 at scale 3 is 100.5 px -> 101 px.
+        #expect(three.round(33.5) == 101.0 / 3)
+    }
+}
+
+extension TextureRuleTests {
+    @Test("An inverted range is fixed by every style, all-auto ones included: the minimum wins")
+    func invertedRange() throws {
+        let builder = LayoutBuilder()
+        // Texture's layoutThatFits intersects with the style's range, 0...inf for an all-auto style;
+        // ASSizeRangeIntersect keeps min 50 > max 30 as 50...50 (the incoming range wins at its min).
+        let inverted = SizeRange(min: Size(width: 50, height: 0), max: Size(width: 30, height: 10))
+        let fixed = try builder.resolve(LayoutStyle(), range: inverted, parentSize: Size(width: 30, height: 10))
+        #expect(fixed == SizeRange(min: Size(width: 50, height: 0), max: Size(width: 50, height: 10)))
+        #expect(LayoutStyle().narrowed(inverted, parentSize: Size(width: 30, height: 10)) == fixed)
+        // ASLayoutElementSizeResolveAutoSize with an auto range whose max is below its min (an absolute child
+        // past its parent's max): max <= min, so the min wins on that axis.
+        let auto = SizeRange(min: .zero, max: Size(width: -50, height: 80))
+        #expect(LayoutStyle().resolvedRange(parentSize: Size(width: 100, height: 100), auto: auto)
+            == SizeRange(min: .zero, max: Size(width: 0, height: 80)))
+    }
+
+    @Test("An exact percentage of an unbounded parent is clamped by a finite max")
+    func percentageOfUnboundedParent() {
+        let style = LayoutStyle(width: .fraction(0.1), maxWidth: .points(107))
+        let unbounded = Size(width: .infinity, height: 34)
+        // 0.1 x inf = inf > max 107 -> exactly 107 (ASLayoutElementSizeConstrain); height auto: 0...inf.
+        #expect(style.resolvedRange(parentSize: unbounded)
+            == SizeRange(min: Size(width: 107, height: 0), max: Size(width: 107, height: .infinity)))
+        // With nothing to clamp it the infinite exact size counts as none; 0% of infinity is NaN, none.
+        #expect(LayoutStyle(width: .fraction(0.5)).resolvedRange(parentSize: unbounded) == .unconstrained)
+        #expect(Dimension.fraction(0).resolveExact(parent: .infinity).isNaN)
+        #expect(Dimension.fraction(0.5).resolveExact(parent: .nan).isNaN)
+        // Minimums and maximums keep acting as auto there (Texture would make an infinite minimum).
+        #expect(LayoutStyle(minWidth: .fraction(0.5)).resolvedRange(parentSize: unbounded) == .unconstrained)
+    }
+
+    @Test("Sizes are valid below FLT_MAX / 2, as ASPointsValidForSize has it")
+    func sizeValidity() {
+        #expect(Size.sizeLimit == Double(Float.greatestFiniteMagnitude) / 2)
+        #expect(Size.isValid(0) && Size.isValid(1e7) && Size.isValid(1e38))
+        #expect(!Size.isValid(Size.sizeLimit) && !Size.isValid(.greatestFiniteMagnitude) && !Size.isValid(.infinity))
+        #expect(!Size.isValid(-1) && !Size.isValid(.nan))
+        // isnormal() rejects subnormal numbers, so Texture treats 5e-324 as invalid too.
+        #expect(!Size.isValid(.leastNonzeroMagnitude))
+        #expect(Size(width: 10, height: 1e300).isValid == false)
+        let parent = Size(width: 100, height: .greatestFiniteMagnitude).definedParentSize
+        #expect(parent.width == 100 && parent.height.isNaN)
+    }
+}
+
+extension TextureRuleTests {
+    @Test("Dimension strings parse as ASDimensionMake does; the empty string is auto")
+    func dimensionParsing() {
+        #expect(Dimension(parsing: "") == .auto)
+        #expect(Dimension(parsing: "  ") == .auto)
+        #expect(Dimension(parsing: "auto") == .auto)
+        #expect(Dimension(parsing: "50%") == .fraction(0.5))
+        #expect(Dimension(parsing: "0.5pt") == .points(0.5))
+        #expect(Dimension(parsing: "wide") == nil)
+    }
+}
