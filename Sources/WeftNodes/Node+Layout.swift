@@ -62,9 +62,7 @@ extension Node {
     @inline(__always)
     func cachedEntry(_ range: SizeRange, parentSize: Size, scale: Double) -> LayoutCache.Entry? {
         withState { state in
-            let resolved = state.style.hasAutoSize
-                ? range : range.intersection(state.style.resolvedRange(parentSize: parentSize))
-            return state.cache.lookup(resolved, scale: scale, version: state.version)
+            state.cache.lookup(state.style.narrowed(range, parentSize: parentSize), scale: scale, version: state.version)
         }
     }
 

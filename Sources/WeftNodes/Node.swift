@@ -154,10 +154,11 @@ open class Node: LayoutElement, @unchecked Sendable {
 
     /// A leaf's size for `constrainedSize` (the max of its range; dimensions may be infinite).
     ///
-    /// The default, like Texture's, is `constrainedSize` when both dimensions are finite and zero otherwise.
+    /// The default, like Texture's, is `constrainedSize` when both dimensions are valid sizes (finite and below
+    /// Texture's limit, `Size.isValid`) and zero otherwise.
     /// The result is clamped into the range. Same threading rules as ``layoutSpecThatFits(_:)``.
     open func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
-        constrainedSize.width.isFinite && constrainedSize.height.isFinite ? constrainedSize : .zero
+        constrainedSize.isValid ? constrainedSize : .zero
     }
 
     /// Called on the apply queue when a layout pass for this node failed (the previous layout stays applied).
