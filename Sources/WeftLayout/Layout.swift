@@ -6,10 +6,13 @@
 public struct Layout: Sendable {
     @usableFromInline let shared: SharedStorage
     @usableFromInline let index: Int32
+    /// The root's element when the storage does not hold it (see ``LayoutBuilder/finishFlattened(_:)``).
+    @usableFromInline let attached: (any LayoutElement)?
 
-    init(storage: LayoutStorage, index: Int32) {
+    init(storage: LayoutStorage, index: Int32, attached: (any LayoutElement)? = nil) {
         self.shared = SharedStorage(buffer: storage)
         self.index = index
+        self.attached = attached
     }
 
     @usableFromInline
@@ -21,7 +24,18 @@ public struct Layout: Sendable {
     }
 
     /// The element this layout was computed for.
-    public var element: any LayoutElement { record.element }
+    public var element: any LayoutElement { attached ?? record.element }
+
+    /// This layout with `element` as its element: how a node hands out its cached layout, which does not hold
+    /// the node itself (see ``LayoutBuilder/finishFlattened(_:)``).
+    public func attaching(_ element: any LayoutElement) -> Layout {
+        Layout(storage: storage, index: index, attached: element)
+    }
+
+    /// This layout as its storage holds it, without an element attached by ``attaching(_:)``.
+    public var detached: Layout {
+        attached == nil ? self : Layout(storage: storage, index: index)
+    }
 
     /// The size, in points.
     public var size: Size { record.size }
@@ -192,7 +206,10 @@ extension LayoutBuilder {
     /// only sublayouts, in spec order, at their positions in the root's coordinates (Texture's
     /// `filteredNodeLayoutTree`). Specs between are dropped (and not retained); nodes are not looked into.
     ///
-    /// This is what a node caches: enough to place its subnodes, and nothing that keeps its spec alive.
+    /// This is what a node caches: enough to place its subnodes, and nothing that keeps its spec alive. Nor
+    /// the node itself: the root's entry holds ``DetachedRoot/element`` instead of the root's element (a node
+    /// caching a layout that held it would keep itself alive forever); the layout returned has the root's
+    /// element attached (``Layout/attaching(_:)``), and ``Layout/detached`` drops it for storing.
     public func finishFlattened(_ root: LayoutRef) -> Layout {
         // Count the nodes below the root first, so that the storage is the only allocation.
         func countNodes(_ index: Int32) -> Int {
@@ -212,7 +229,7 @@ extension LayoutBuilder {
                 storage.withUnsafeMutablePointers { header, out in
                     let r = source[Int(root.index)]
                     out.initialize(to: LayoutStorage.Record(
-                        element: r.element, size: r.size, position: .zero, firstChild: 1,
+                        element: DetachedRoot.element, size: r.size, position: .zero, firstChild: 1,
                         childCount: Int32(truncatingIfNeeded: nodeCount)))
                     var next = 1
                     // The nodes in spec order, at their exact positions in the root's coordinates, rounded.
@@ -238,6 +255,20 @@ extension LayoutBuilder {
                 }
             }
         }
-        return Layout(storage: storage, index: 0)
+        return Layout(storage: storage, index: 0, attached: records[Int(root.index)].element)
     }
 }
+
+/// The element a flattened layout's storage holds in place of its root (``LayoutBuilder/finishFlattened(_:)``).
+public final class DetachedRoot: LayoutElement {
+    /// The one placeholder.
+    public static let element = DetachedRoot()
+
+    public var style: LayoutStyle { LayoutStyle() }
+    public var kindName: String { "detached" }
+
+    public func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+        builder.leaf(self, size: range.min)
+    }
+}
+

@@ -12,7 +12,8 @@ struct LayoutCache {
         var scale: Double
         var version: UInt64
         var size: Size
-        /// The node's own layout (flattened), or nil for a leaf measured by `calculateSizeThatFits`.
+        /// The node's own layout (flattened and detached: its root entry does not hold the node), or nil for a
+        /// leaf measured by `calculateSizeThatFits`.
         var layout: Layout?
     }
 

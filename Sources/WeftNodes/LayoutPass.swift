@@ -11,7 +11,7 @@ public struct LayoutPass: Sendable {
     struct Update: Sendable {
         let node: Node
         let version: UInt64
-        /// The node's layout; nil for a leaf (only its size matters).
+        /// The node's layout (detached: its root is the node); nil for a leaf (only its size matters).
         let layout: Layout?
         let size: Size
         /// The range the layout was computed for (to lay the spec out again for an error message).
@@ -36,7 +36,7 @@ public struct LayoutPass: Sendable {
 
     /// The root's layout.
     public var rootLayout: Layout {
-        if let layout = updates[0].layout { return layout }
+        if let layout = updates[0].layout { return layout.attaching(root) }
         var builder = BuilderPool.take(scale: context.scale)
         let layout = builder.finish(builder.leaf(root, size: updates[0].size))
         BuilderPool.give(builder)

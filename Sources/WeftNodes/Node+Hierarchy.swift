@@ -11,7 +11,7 @@ extension Node {
     public var frame: Rect { withState { $0.frame } }
 
     /// The node's own layout as last applied on the apply queue.
-    public var appliedLayout: Layout? { withState { $0.appliedLayout } }
+    public var appliedLayout: Layout? { withState { $0.appliedLayout }?.attaching(self) }
 
     /// The hierarchy diff applied to this node's subnodes by the last layout pass that changed them
     /// (automatically managed nodes only).

@@ -16,7 +16,7 @@ extension Node {
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
         let context = self.context
         let entry = try rootEntry(range, context: context)
-        if let layout = entry.layout { return layout }
+        if let layout = entry.layout { return layout.attaching(self) }
         var builder = BuilderPool.take(scale: context.scale)
         let layout = builder.finish(builder.leaf(self, size: entry.size))
         BuilderPool.give(builder)
@@ -93,8 +93,9 @@ extension Node {
                 throw error.within("layoutSpec")
             }
             let size = builder.size(of: specRef)
-            // Cache what Texture caches: the node and its flattened subnodes, not the spec (which can go now).
-            let layout = builder.finishFlattened(builder.layout(self, size: size, sublayout: specRef))
+            // Cache what Texture caches: the node and its flattened subnodes, not the spec (which can go now),
+            // and not the node itself (detached: a layout that held the node would keep it alive forever).
+            let layout = builder.finishFlattened(builder.layout(self, size: size, sublayout: specRef)).detached
             builder.rewind(to: mark)
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
         } else {
