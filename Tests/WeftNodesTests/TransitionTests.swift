@@ -34,6 +34,12 @@ final class ManualTransitionNode: Node, @unchecked Sendable {
             contexts.withLock { $0.append(context) }
         }
     }
+
+    /// A completed transition is no longer pending (its context holds this node: keeping it would keep both).
+    override func didCompleteLayoutTransition(_ context: TransitionContext) {
+        contexts.withLock { $0.removeAll { $0 === context } }
+        super.didCompleteLayoutTransition(context)
+    }
 }
 
 /// Collects a transition's outcome.
