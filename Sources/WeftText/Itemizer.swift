@@ -43,7 +43,7 @@ struct Itemizer {
         var segments: [Segment] = []
         for (index, run) in runs.enumerated() where !run.range.isEmpty {
             let font = registry.font(primaries[index])
-            for i in run.range where !font.covers(UInt32(units[i])) { return nil }
+            for i in run.range where !font.covers(UInt32(units[i])) && !Self.isControl(units[i]) { return nil }
             segments.append(Segment(start: Int32(run.range.lowerBound), end: Int32(run.range.upperBound), face: Int32(primaries[index]),
                                     styleRun: Int32(index), script: Self.latin, isRightToLeft: false))
         }
@@ -67,7 +67,11 @@ struct Itemizer {
             let unit = units[i]
             var script: UInt32
             var face: Int
-            if unit < 0x80 && next == i + 1 {
+            if Self.isControl(unit) {
+                // Line terminators and other controls draw nothing: they stay in the face before them.
+                script = lastScript
+                face = segments.last.map { Int($0.face) } ?? primaries[run]
+            } else if unit < 0x80 && next == i + 1 {
                 let isLetter = (0x41...0x5A).contains(unit) || (0x61...0x7A).contains(unit)
                 script = isLetter ? Self.latin : lastScript
                 face = registry.font(primaries[run]).covers(UInt32(unit)) ? primaries[run]
@@ -106,6 +110,11 @@ struct Itemizer {
             i += 1
         }
         return Self.common
+    }
+
+    /// C0 and C1 controls and the line and paragraph separators.
+    static func isControl(_ unit: UInt16) -> Bool {
+        unit < 0x20 || (0x7F...0x9F).contains(unit) || unit == 0x2028 || unit == 0x2029
     }
 
     /// Common, inherited and unknown: scripts a character shares with its neighbours.

@@ -13,7 +13,9 @@ enum Shaper {
 
     static func shape(_ text: AttributedText, registry: FontRegistry) throws(TextError) -> ShapedParagraph {
         let scratch = try ShapingScratch.current()
-        let units = Array(text.string.utf16)
+        // A tab is set as a space (no tab stops).
+        var units = Array(text.string.utf16)
+        for i in units.indices where units[i] == 0x09 { units[i] = 0x20 }
         return try units.withUnsafeBufferPointer { (buffer) throws(TextError) -> ShapedParagraph in
             try shape(buffer, runs: text.runs, registry: registry, scratch: scratch)
         }

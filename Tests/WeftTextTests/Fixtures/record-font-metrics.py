@@ -19,7 +19,7 @@ FONTS = [
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0),
     ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 0),
 ]
-CHARACTERS = "abcdeimnoxW .\u2026\u65e5"
+CHARACTERS = "abcdefimnoxW .\u2026\u65e5"
 
 def family(font):
     names = font["name"]
