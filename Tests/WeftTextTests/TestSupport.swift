@@ -71,6 +71,7 @@ enum Support {
         var hhea: Vertical
         var typo: Vertical
         var advances: [String: Int]
+        var notdefAdvance: Int
 
         /// The vertical metrics HarfBuzz's extents use: typographic ones when USE_TYPO_METRICS is set.
         var vertical: Vertical { useTypoMetrics ? typo : hhea }

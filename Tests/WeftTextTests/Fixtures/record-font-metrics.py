@@ -5,7 +5,7 @@ Run after Scripts/setup.sh and `pip install fonttools`: python3 Tests/WeftTextTe
 
 For each font: its family (name ID 16, else 1), units per em, OS/2 weight class, whether OS/2 fsSelection bit 7
 (USE_TYPO_METRICS) is set, the hhea and OS/2 typographic ascender, descender and line gap, and the hmtx advance
-of a few characters (through the cmap). Tests derive expected line heights, baselines, truncation and spacing
+of a few characters (through the cmap) and of glyph 0 (.notdef, drawn for characters the font lacks). Tests derive expected line heights, baselines, truncation and spacing
 widths from these numbers.
 """
 import json, os
@@ -36,7 +36,7 @@ for path, index in FONTS:
         "weightClass": os2.usWeightClass, "useTypoMetrics": bool(os2.fsSelection & (1 << 7)),
         "hhea": {"ascender": hhea.ascent, "descender": hhea.descent, "lineGap": hhea.lineGap},
         "typo": {"ascender": os2.sTypoAscender, "descender": os2.sTypoDescender, "lineGap": os2.sTypoLineGap},
-        "advances": advances,
+        "advances": advances, "notdefAdvance": hmtx[font.getGlyphOrder()[0]][0],
     })
 
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "font-metrics.json")
