@@ -33,6 +33,17 @@ struct ShapeCacheTests {
         #expect(statistics.hitRate == 5.0 / 11.0)
     }
 
+    @Test("Canonically equivalent strings are different texts to the cache")
+    func codeUnits() throws {
+        // "é" (U+00E9) and "e" + U+0301 are equal Swift Strings, but one UTF-16 unit against two.
+        let measurer = fresh()
+        let composed = try measurer.measure("caf\u{E9} au lait", style: TextStyle(size: 10), width: 30)
+        let decomposed = try measurer.measure("cafe\u{301} au lait", style: TextStyle(size: 10), width: 30)
+        #expect(measurer.cacheStatistics.misses == 2)
+        #expect(composed.lines.map(\.range) == [0..<5, 5..<12])
+        #expect(decomposed.lines.map(\.range) == [0..<6, 6..<13])
+    }
+
     @Test("A cached measurement equals a fresh one, at every width")
     func sameResults() throws {
         let cached = fresh()
