@@ -45,16 +45,22 @@ public enum TextScenarios {
 
     /// T1: each comment measured cold (shaped, broken into lines), against one `hb_shape` of the same
     /// string in the same face. `extra["ratio"]`: engine time / HarfBuzz time (target: at most 1.3).
+    /// The two are timed alternately, one repetition each in turn, so that a change in the machine's load
+    /// falls on both.
     public static func shapingVersusHarfBuzz(texts count: Int = 1_000, repetitions: Int) throws -> ScenarioResult {
         let texts = comments(count)
-        let engine = try measure(repetitions: repetitions, setup: { try freshMeasurer() }) { measurer in
-            _ = try measureAll(texts, with: measurer, width: width)
-        }
         let reference = try HarfBuzzReference(registry: FontRegistry.standard(), family: style.family)
-        let direct = try measure(repetitions: repetitions, setup: { () }) { _ in
-            var total = 0.0
-            for text in texts { total += try reference.width(of: text, size: style.size) }
-            precondition(total > 0)
+        var engine: [Double] = []
+        var direct: [Double] = []
+        for _ in 0..<repetitions {
+            engine += try measure(repetitions: 1, setup: { try freshMeasurer() }) { measurer in
+                _ = try measureAll(texts, with: measurer, width: width)
+            }
+            direct += try measure(repetitions: 1, setup: { () }) { _ in
+                var total = 0.0
+                for text in texts { total += try reference.width(of: text, size: style.size) }
+                precondition(total > 0)
+            }
         }
         var result = ScenarioResult(id: "t1-shaping", name: "text: \(count) comments measured cold vs HarfBuzz directly",
                                     unit: "text", items: count, runs: engine)

@@ -21,7 +21,7 @@ public struct AttributedText: Hashable, Sendable {
     /// The text in one style.
     public init(_ string: String = "", style: TextStyle = TextStyle(), paragraph: ParagraphStyle = ParagraphStyle()) {
         self.string = string
-        self.runs = [Run(range: 0..<string.utf16.count, style: style)]
+        self.runs = [Run(range: 0..<TextAnalysis.utf16Length(of: string), style: style)]
         self.paragraph = paragraph
     }
 
@@ -54,7 +54,7 @@ public struct AttributedText: Hashable, Sendable {
 
     /// Adds `text` in `style` at the end (merged into the last run when the styles are equal).
     public mutating func append(_ text: String, style: TextStyle) {
-        let count = text.utf16.count
+        let count = TextAnalysis.utf16Length(of: text)
         let last = runs.count - 1
         if runs[last].style == style || runs[last].range.isEmpty {
             runs[last].range = runs[last].range.lowerBound..<(runs[last].range.upperBound + count)
@@ -91,8 +91,9 @@ public struct AttributedText: Hashable, Sendable {
 
     /// The first problem with the runs' styles or the paragraph options; nil when the text can be measured.
     public func problem() -> TextError? {
-        for (index, run) in runs.enumerated() {
-            if let problem = run.style.problem(at: "runs[\(index)].style") { return problem }
+        // The path is only spelled out for a run that has a problem.
+        for (index, run) in runs.enumerated() where run.style.problem(at: "") != nil {
+            return run.style.problem(at: "runs[\(index)].style")
         }
         return paragraph.problem()
     }

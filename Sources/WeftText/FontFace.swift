@@ -1,24 +1,55 @@
 /// A registered font face: which file and face it is, how it is styled, and its vertical metrics.
-public struct FontFace: Hashable, Sendable {
+///
+/// Immutable; a class so that the runs of every layout point at their face without copying its strings.
+/// Two faces are equal when they are the same face of the same file.
+public final class FontFace: Hashable, Sendable, CustomStringConvertible {
     /// The family name FreeType reads from the file (the typographic family where the font has one).
-    public var family: String
+    public let family: String
     /// The style name (`"Bold Italic"`).
-    public var styleName: String
+    public let styleName: String
     /// The OS/2 weight class (400 regular, 700 bold).
-    public var weight: Int
-    public var isItalic: Bool
+    public let weight: Int
+    public let isItalic: Bool
     /// The font file.
-    public var path: String
+    public let path: String
     /// The face's index in its file (0 unless the file is a TTC/OTC collection).
-    public var index: Int
-    public var unitsPerEm: Int
+    public let index: Int
+    public let unitsPerEm: Int
     /// From the baseline up to the top of the font's line, in ems (HarfBuzz's horizontal extents: the OS/2
     /// typographic metrics when the font sets USE_TYPO_METRICS, else `hhea`'s).
-    public var ascender: Double
+    public let ascender: Double
     /// From the baseline down to the bottom of the font's line, in ems: negative.
-    public var descender: Double
+    public let descender: Double
     /// The font's extra space between lines, in ems.
-    public var lineGap: Double
+    public let lineGap: Double
+
+    init(family: String, styleName: String, weight: Int, isItalic: Bool, path: String, index: Int, unitsPerEm: Int,
+         ascender: Double, descender: Double, lineGap: Double) {
+        self.family = family
+        self.styleName = styleName
+        self.weight = weight
+        self.isItalic = isItalic
+        self.path = path
+        self.index = index
+        self.unitsPerEm = unitsPerEm
+        self.ascender = ascender
+        self.descender = descender
+        self.lineGap = lineGap
+    }
+
+    public static func == (lhs: FontFace, rhs: FontFace) -> Bool {
+        lhs === rhs || (lhs.path == rhs.path && lhs.index == rhs.index)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(index)
+    }
+
+    /// `Noto Sans Bold (NotoSans-Bold.ttf)`.
+    public var description: String {
+        "\(family) \(styleName) (\(FontFile.lastComponent(of: path))\(index > 0 ? " #\(index)" : ""))"
+    }
 
     /// The font's own line height at `size` points: ascender - descender + line gap.
     public func naturalLineHeight(size: Double) -> Double {

@@ -21,6 +21,8 @@ public struct FontRegistry: Sendable {
     private(set) var entries: [Entry] = []
     /// Lowercased family name to entry indices.
     private var byFamily: [String: [Int]] = [:]
+    /// Registered family names as spelled, to their lowercased keys (so that the usual lookup lowercases nothing).
+    private var familyKeys: [String: String] = [:]
     /// Lowercased alias to lowercased family.
     private var aliases: [String: String] = [:]
     private var fallbacks: [FontScript: [String]] = [:]
@@ -50,6 +52,7 @@ public struct FontRegistry: Sendable {
                                 path: path, index: info.index, unitsPerEm: Int(font.unitsPerEm),
                                 ascender: font.ascender, descender: font.descender, lineGap: font.lineGap)
             if entries.contains(where: { $0.face.path == path && $0.face.index == info.index }) { continue }
+            familyKeys[face.family] = face.family.lowercased()
             byFamily[face.family.lowercased(), default: []].append(entries.count)
             entries.append(Entry(face: face, font: font))
             added.append(face)
@@ -97,11 +100,12 @@ public struct FontRegistry: Sendable {
             throw TextError("no fonts are registered", path: path, kind: .font)
         }
         guard let candidates = candidates(of: name) else { throw unknownFamily(name, path: path) }
-        return Self.nearest(candidates.map { ($0, entries[$0].face) }, weight: weight, isItalic: isItalic)
+        return nearest(candidates, weight: weight, isItalic: isItalic)
     }
 
     /// The entries of a family (by name or alias), or nil when none is registered.
     private func candidates(of name: String) -> [Int]? {
+        if let key = familyKeys[name], let found = byFamily[key] { return found }
         let key = name.lowercased()
         return byFamily[key] ?? aliases[key].flatMap { byFamily[$0] }
     }
@@ -112,18 +116,25 @@ public struct FontRegistry: Sendable {
         var chain: [Int] = []
         for name in fallback(for: script) + fallback(for: .common) {
             guard let candidates = candidates(of: name) else { continue }
-            let index = Self.nearest(candidates.map { ($0, entries[$0].face) }, weight: weight, isItalic: isItalic)
+            let index = nearest(candidates, weight: weight, isItalic: isItalic)
             if !chain.contains(index) { chain.append(index) }
         }
         return chain
     }
 
-    /// CSS Fonts' matching over one family's faces: slant first, then weight.
-    static func nearest(_ faces: [(Int, FontFace)], weight: Int, isItalic: Bool) -> Int {
-        let sameSlant = faces.filter { $0.1.isItalic == isItalic }
-        let pool = sameSlant.isEmpty ? faces : sameSlant
-        let best = pool.min { weightRank($0.1.weight, for: weight) < weightRank($1.1.weight, for: weight) }
-        return best?.0 ?? 0  // families always have a face: `pool` is never empty
+    /// CSS Fonts' matching over one family's entries: slant first, then weight (the first of equals).
+    func nearest(_ candidates: [Int], weight: Int, isItalic: Bool) -> Int {
+        let anySameSlant = candidates.contains { entries[$0].face.isItalic == isItalic }
+        var best = candidates.first ?? 0  // families always have a face
+        var bestRank = (Int.max, Int.max)
+        for index in candidates where !anySameSlant || entries[index].face.isItalic == isItalic {
+            let rank = Self.weightRank(entries[index].face.weight, for: weight)
+            if rank < bestRank {
+                best = index
+                bestRank = rank
+            }
+        }
+        return best
     }
 
     /// Orders candidate weights for a wanted weight as CSS does (lower ranks first).

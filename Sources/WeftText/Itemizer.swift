@@ -12,9 +12,20 @@ struct Itemizer {
     let flags: [UInt8]
     let runs: [AttributedText.Run]
     let registry: FontRegistry
-    /// Each style run's own face.
+    /// Each style run's own face, and its font.
     let primaries: [Int]
+    private let primaryFonts: [ShapingFont]
     private var chains: [ChainKey: [Int]] = [:]
+    /// Faces chosen for single-character clusters, by character, script and style run (direct-mapped, made
+    /// on first use).
+    private var memo: [Memo] = []
+
+    private struct Memo {
+        var scalar: UInt32 = 0
+        var script: UInt32 = 0
+        var run: Int32 = -1
+        var face: Int32 = 0
+    }
 
     private struct ChainKey: Hashable {
         var run: Int
@@ -36,13 +47,14 @@ struct Itemizer {
                                                   isItalic: run.style.isItalic, path: "runs[\(index)].style.family"))
         }
         self.primaries = primaries
+        primaryFonts = primaries.map { registry.font($0) }
     }
 
     /// ASCII text whose runs' faces have every character: one left-to-right Latin segment per style run.
     func asciiSegments() -> [Segment]? {
         var segments: [Segment] = []
         for (index, run) in runs.enumerated() where !run.range.isEmpty {
-            let font = registry.font(primaries[index])
+            let font = primaryFonts[index]
             for i in run.range where !font.covers(UInt32(units[i])) && !Self.isControl(units[i]) { return nil }
             segments.append(Segment(start: Int32(run.range.lowerBound), end: Int32(run.range.upperBound), face: Int32(primaries[index]),
                                     styleRun: Int32(index), script: Self.latin, isRightToLeft: false))
@@ -60,10 +72,27 @@ struct Itemizer {
         var lastScript = firstScript()
         var i = 0
         while i < count {
-            var next = i + 1
-            while next < count && flags[next] & UnitFlags.graphemeStart == 0 { next += 1 }
             while runs[run].range.upperBound <= i { run += 1 }
             if let bidi, i >= bidiEnd { bidiEnd = Int(weft_bidi_run_end(bidi, Int32(i), &level)) }
+            // Latin letters and ASCII (one cluster each) that continue a Latin segment in the run's own face: one
+            // sweep. (ASCII punctuation is Common, which takes the Latin before it.)
+            if lastScript == Self.latin, let last = segments.last, Int(last.end) == i, Int(last.styleRun) == run,
+               Int(last.face) == primaries[run], last.script == Self.latin, last.isRightToLeft == (level & 1 == 1) {
+                let limit = min(runs[run].range.upperBound, bidi == nil ? count : bidiEnd)
+                let font = primaryFonts[run]
+                var end = i
+                while end < limit, Self.isLatinOrASCII(units[end]), flags[end + 1] & UnitFlags.graphemeStart != 0,
+                      font.covers(UInt32(units[end])) {
+                    end += 1
+                }
+                if end > i {
+                    segments[segments.count - 1].end = Int32(end)
+                    i = end
+                    continue
+                }
+            }
+            var next = i + 1
+            while next < count && flags[next] & UnitFlags.graphemeStart == 0 { next += 1 }
             let unit = units[i]
             var script: UInt32
             var face: Int
@@ -74,7 +103,7 @@ struct Itemizer {
             } else if unit < 0x80 && next == i + 1 {
                 let isLetter = (0x41...0x5A).contains(unit) || (0x61...0x7A).contains(unit)
                 script = isLetter ? Self.latin : lastScript
-                face = registry.font(primaries[run]).covers(UInt32(unit)) ? primaries[run]
+                face = primaryFonts[run].covers(UInt32(unit)) ? primaries[run]
                     : chooseFace(i..<next, base: UInt32(unit), script: script, run: run)
             } else {
                 let base = scalar(at: i)
@@ -112,6 +141,12 @@ struct Itemizer {
         return Self.common
     }
 
+    /// Printable ASCII, and the letters of Latin-1 Supplement and Latin Extended-A and B (script Latin).
+    @inline(__always)
+    static func isLatinOrASCII(_ unit: UInt16) -> Bool {
+        (0x20..<0x7F).contains(unit) || ((0xC0..<0x250).contains(unit) && unit != 0xD7 && unit != 0xF7)
+    }
+
     /// C0 and C1 controls and the line and paragraph separators.
     static func isControl(_ unit: UInt16) -> Bool {
         unit < 0x20 || (0x7F...0x9F).contains(unit) || unit == 0x2028 || unit == 0x2029
@@ -132,35 +167,47 @@ struct Itemizer {
         return (0xD800...0xDFFF).contains(unit) ? 0xFFFD : unit
     }
 
-    /// The scalars of `range`, in order.
-    private func scalars(_ range: Range<Int>) -> [UInt32] {
-        var result: [UInt32] = []
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let value = scalar(at: i)
-            result.append(value)
-            i += value > 0xFFFF ? 2 : 1
-        }
-        return result
-    }
-
     /// The face for the cluster at `range`: the run's face when it has every character, else the first
     /// fallback that has them all, else the first that has the base character, else the run's face.
+    /// Single-character clusters are memoized: text repeats its characters.
     private mutating func chooseFace(_ range: Range<Int>, base: UInt32, script: UInt32, run: Int) -> Int {
+        let single = range.count == (base > 0xFFFF ? 2 : 1)
+        let slot = Int(truncatingIfNeeded: (UInt64(base) &* 0x9E37_79B9 ^ UInt64(run) ^ UInt64(script)) & 255)
+        if single {
+            if memo.isEmpty { memo = Array(repeating: Memo(), count: 256) }
+            let entry = memo[slot]
+            if entry.scalar == base && entry.script == script && entry.run == Int32(run) { return Int(entry.face) }
+        }
+        let face = findFace(range, base: base, script: script, run: run)
+        if single { memo[slot] = Memo(scalar: base, script: script, run: Int32(run), face: Int32(face)) }
+        return face
+    }
+
+    private mutating func findFace(_ range: Range<Int>, base: UInt32, script: UInt32, run: Int) -> Int {
         let primary = primaries[run]
-        let cluster = range.count == 1 ? [base] : scalars(range)
-        let emoji = Self.isEmojiPresentation(cluster)
-        if !emoji && covers(primary, cluster) { return primary }
+        let emoji = isEmojiPresentation(range, base: base)
+        if !emoji && covers(primary, range) { return primary }
         var candidates = emoji ? chain(run: run, script: FontScript.emoji.tag) + [primary] : []
         candidates += chain(run: run, script: script)
-        if let face = candidates.first(where: { covers($0, cluster) }) { return face }
+        if let face = candidates.first(where: { covers($0, range) }) { return face }
         return ([primary] + candidates).first { registry.font($0).covers(base) } ?? primary
     }
 
+    /// Calls `body` with each scalar of `range` until it returns false; whether it never did.
+    private func allScalars(_ range: Range<Int>, _ body: (UInt32) -> Bool) -> Bool {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let value = scalar(at: i)
+            guard body(value) else { return false }
+            i += value > 0xFFFF ? 2 : 1
+        }
+        return true
+    }
+
     /// Whether face `index` has a glyph for every character of the cluster but joiners and selectors.
-    private func covers(_ index: Int, _ cluster: [UInt32]) -> Bool {
+    private func covers(_ index: Int, _ range: Range<Int>) -> Bool {
         let font = registry.font(index)
-        return cluster.allSatisfy { Self.isInvisibleJoiner($0) || font.covers($0) }
+        return allScalars(range) { Self.isInvisibleJoiner($0) || font.covers($0) }
     }
 
     private static func isInvisibleJoiner(_ scalar: UInt32) -> Bool {
@@ -169,10 +216,17 @@ struct Itemizer {
 
     /// Whether a cluster is shown as emoji: it asks for it (U+FE0F), or its first character is emoji by
     /// default (Emoji_Presentation, or a regional indicator of a flag) and it does not ask for text (U+FE0E).
-    static func isEmojiPresentation(_ cluster: [UInt32]) -> Bool {
-        if cluster.contains(0xFE0E) { return false }
-        if cluster.contains(0xFE0F) { return true }
-        guard let base = cluster.first, base >= 0xA9 else { return false }
+    func isEmojiPresentation(_ range: Range<Int>, base: UInt32) -> Bool {
+        var selector: UInt32 = 0
+        if range.count > 1 {
+            _ = allScalars(range) { scalar in
+                if scalar == 0xFE0E || scalar == 0xFE0F { selector = scalar }
+                return selector == 0
+            }
+        }
+        if selector != 0 { return selector == 0xFE0F }
+        // Nothing below U+231A (WATCH) is emoji by default.
+        guard base >= 0x231A else { return false }
         return weft_has_emoji_presentation(Int32(bitPattern: base)) != 0 || weft_is_regional_indicator(Int32(bitPattern: base)) != 0
     }
 

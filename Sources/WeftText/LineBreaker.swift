@@ -61,6 +61,7 @@ struct LineBreaker {
         let count = paragraph.length
         let maxLines = limit > 0 ? limit : Int.max
         var spans: [Span] = []
+        spans.reserveCapacity(min(maxLines, count / 16 + 2))
         var start = 0
         var cursor = 0
         while start < count && spans.count < maxLines {

@@ -15,6 +15,7 @@ struct LineSetter {
     /// A line of `span`, at `top`, with `token` (its width and face) after `span.visible` when truncated.
     func line(_ span: Span, top: Double, token: Token? = nil) -> TextLine {
         var pieces: [TextRun] = []
+        pieces.reserveCapacity(token == nil ? 1 : 2)
         if span.start < span.end {
             var index = paragraph.segmentIndex(at: span.start)
             while index < paragraph.segments.count && Int(paragraph.segments[index].start) < span.end {

@@ -78,7 +78,10 @@ final class ShapeCache: @unchecked Sendable {
             var referenced: Bool
         }
 
-        init(capacity: Int) { self.capacity = capacity }
+        init(capacity: Int) {
+            self.capacity = capacity
+            entries.reserveCapacity(min(64, capacity / 4096))
+        }
 
         func lookup(_ key: ShapeKey) -> ShapedParagraph? {
             guard let index = entries.index(forKey: key) else {

@@ -13,17 +13,14 @@ enum Shaper {
 
     static func shape(_ text: AttributedText, registry: FontRegistry) throws(TextError) -> ShapedParagraph {
         let scratch = try ShapingScratch.current()
-        // A tab is set as a space (no tab stops).
-        var units = Array(text.string.utf16)
-        for i in units.indices where units[i] == 0x09 { units[i] = 0x20 }
-        return try units.withUnsafeBufferPointer { (buffer) throws(TextError) -> ShapedParagraph in
-            try shape(buffer, runs: text.runs, registry: registry, scratch: scratch)
+        return try scratch.withUnits(count: text.utf16Count) { (buffer) throws(TextError) -> ShapedParagraph in
+            var scan = TextAnalysis.decode(text.string, into: buffer)
+            return try shape(UnsafeBufferPointer(buffer), scan: &scan, runs: text.runs, registry: registry, scratch: scratch)
         }
     }
 
-    private static func shape(_ units: UnsafeBufferPointer<UInt16>, runs: [AttributedText.Run], registry: FontRegistry,
-                              scratch: ShapingScratch) throws(TextError) -> ShapedParagraph {
-        var scan = TextAnalysis.scan(units)
+    private static func shape(_ units: UnsafeBufferPointer<UInt16>, scan: inout TextAnalysis.Scan, runs: [AttributedText.Run],
+                              registry: FontRegistry, scratch: ShapingScratch) throws(TextError) -> ShapedParagraph {
         try TextAnalysis.markGraphemes(units, &scan, scratch: scratch)
         let breaks = try TextAnalysis.lineBreaks(units, &scan, scratch: scratch)
         var itemizer = try Itemizer(units: units, flags: scan.flags, runs: runs, registry: registry)
@@ -41,7 +38,8 @@ enum Shaper {
         let shaped = segments ?? []
         let graphemes = TextAnalysis.graphemeCounts(scan.flags)
         var advances = [Double](repeating: 0, count: units.count + 1)
-        let features = runs.map(harfBuzzFeatures)
+        let features = runs.count == 1 && runs[0].style.features.isEmpty && runs[0].style.letterSpacing == 0
+            ? [[]] : runs.map(harfBuzzFeatures)
         for segment in shaped {
             shape(segment, units, font: registry.font(Int(segment.face)), features: features[Int(segment.styleRun)],
                   scratch: scratch, advances: &advances, flags: &scan.flags)
@@ -102,21 +100,29 @@ enum Shaper {
     /// evenly among them.
     static func accumulate(_ advances: inout [Double], flags: [UInt8], graphemes: [Int32]) {
         let count = advances.count - 1
-        var running = 0.0
-        var i = 0
-        while i < count {
-            var next = i + 1
-            while next < count && flags[next] & UnitFlags.clusterStart == 0 { next += 1 }
-            let total = advances[i]
-            advances[i] = running
-            let span = graphemes[next] - graphemes[i]
-            for inner in (i + 1)..<next {
-                advances[inner] = span > 1 ? running + total * Double(graphemes[inner] - graphemes[i]) / Double(span) : running
+        advances.withUnsafeMutableBufferPointer { advances in
+            flags.withUnsafeBufferPointer { flags in
+                graphemes.withUnsafeBufferPointer { graphemes in
+                    var running = 0.0
+                    var i = 0
+                    while i < count {
+                        var next = i + 1
+                        while next < count && flags[next] & UnitFlags.clusterStart == 0 { next += 1 }
+                        let total = advances[i]
+                        advances[i] = running
+                        if next > i + 1 {
+                            let span = graphemes[next] - graphemes[i]
+                            for inner in (i + 1)..<next {
+                                advances[inner] = span > 1 ? running + total * Double(graphemes[inner] - graphemes[i]) / Double(span) : running
+                            }
+                        }
+                        running += total
+                        i = next
+                    }
+                    advances[count] = running
+                }
             }
-            running += total
-            i = next
         }
-        advances[count] = running
     }
 
     /// The features of a style run: optional ligatures off when letter spacing is set, then the run's own.

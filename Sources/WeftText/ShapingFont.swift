@@ -18,8 +18,10 @@ final class ShapingFont: @unchecked Sendable {
     let ascender: Double
     let descender: Double
     let lineGap: Double
-    /// Which ASCII characters have a glyph (bit n of word n / 64).
-    private let asciiCoverage: (UInt64, UInt64)
+    /// Which characters up to ``coverageLimit`` have a glyph (bit n % 64 of word n / 64): ASCII and the
+    /// Latin-1 and Latin Extended letters, looked up often, answered without a cmap lookup.
+    private let coverage: [UInt64]
+    static let coverageLimit: UInt32 = 0x280
 
     /// Opens face `index` of the mapped file `blob`.
     init(blob: OpaquePointer, index: Int, path: String) throws(TextError) {
@@ -37,12 +39,12 @@ final class ShapingFont: @unchecked Sendable {
         ascender = Double(extents.ascender) / Double(upem)
         descender = Double(extents.descender) / Double(upem)
         lineGap = Double(extents.line_gap) / Double(upem)
-        var low: UInt64 = 0, high: UInt64 = 0
+        var coverage = [UInt64](repeating: 0, count: Int(Self.coverageLimit) / 64)
         var glyph: hb_codepoint_t = 0
-        for scalar in UInt32(0)..<128 where hb_font_get_nominal_glyph(font, scalar, &glyph) != 0 {
-            if scalar < 64 { low |= 1 << UInt64(scalar) } else { high |= 1 << UInt64(scalar - 64) }
+        for scalar in 0..<Self.coverageLimit where hb_font_get_nominal_glyph(font, scalar, &glyph) != 0 {
+            coverage[Int(scalar / 64)] |= 1 << UInt64(scalar % 64)
         }
-        asciiCoverage = (low, high)
+        self.coverage = coverage
     }
 
     deinit {
@@ -52,8 +54,7 @@ final class ShapingFont: @unchecked Sendable {
     /// Whether the font has a glyph for `scalar` in its character map.
     @inline(__always)
     func covers(_ scalar: UInt32) -> Bool {
-        if scalar < 64 { return asciiCoverage.0 & (1 << UInt64(scalar)) != 0 }
-        if scalar < 128 { return asciiCoverage.1 & (1 << UInt64(scalar - 64)) != 0 }
+        if scalar < Self.coverageLimit { return coverage[Int(scalar / 64)] & (1 << UInt64(scalar % 64)) != 0 }
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0
     }

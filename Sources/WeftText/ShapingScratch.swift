@@ -20,6 +20,9 @@ final class ShapingScratch {
     let lineBreaks: OpaquePointer
     let graphemes: OpaquePointer
     let bidi: OpaquePointer
+    /// The UTF-16 units of the text being shaped: kept between texts up to ``keptUnits`` code units.
+    private var units = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: 256)
+    static let keptUnits = 1 << 16
 
     private init(buffer: OpaquePointer, lineBreaks: OpaquePointer, graphemes: OpaquePointer, bidi: OpaquePointer) {
         self.buffer = buffer
@@ -29,10 +32,26 @@ final class ShapingScratch {
     }
 
     deinit {
+        units.deallocate()
         hb_buffer_destroy(buffer)
         weft_break_close(lineBreaks)
         weft_break_close(graphemes)
         weft_bidi_close(bidi)
+    }
+
+    /// Calls `body` with room for `count` UTF-16 units: the thread's kept buffer, or for a long text one of
+    /// its own, freed after.
+    func withUnits<R>(count: Int, _ body: (UnsafeMutableBufferPointer<UInt16>) throws(TextError) -> R) throws(TextError) -> R {
+        if count > Self.keptUnits {
+            let own = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: count)
+            defer { own.deallocate() }
+            return try body(own)
+        }
+        if units.count < count {
+            units.deallocate()
+            units = .allocate(capacity: max(count, units.count * 2))
+        }
+        return try body(UnsafeMutableBufferPointer(rebasing: units[0..<count]))
     }
 
     private static func make() throws(TextError) -> ShapingScratch {
