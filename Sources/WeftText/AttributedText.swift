@@ -81,6 +81,11 @@ public struct AttributedText: Hashable, Sendable {
 
     /// The index of the run holding `offset` (binary search; the last run past the end).
     func runIndex(at offset: Int) -> Int {
+        Self.runIndex(in: runs, at: offset)
+    }
+
+    /// The index of the run of `runs` holding `offset`.
+    static func runIndex(in runs: [Run], at offset: Int) -> Int {
         var low = 0, high = runs.count - 1
         while low < high {
             let middle = (low + high) / 2

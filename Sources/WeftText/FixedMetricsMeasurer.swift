@@ -8,7 +8,8 @@
 /// characters. A line is as tall as the largest line height of its runs (default 1.25 x size); its
 /// baseline is 0.8 of that run's size plus half the leading from the top. Tail truncation shortens the last
 /// kept line character by character until it and the token fit, drops its trailing spaces and adds the
-/// token. Families, weights, slants and features are ignored. Results are exact sums of these numbers.
+/// token. Families, weights, slants and features are ignored. Results are exact sums of these numbers. A
+/// line's range runs from its first word to its last (the spaces between lines belong to none).
 public struct FixedMetricsMeasurer: TextMeasurer {
     public init() {}
 

@@ -6,6 +6,10 @@
 /// immutable value, fonts are immutable HarfBuzz objects, per-thread scratch holds the mutable ones, and
 /// the cache takes a short per-shard lock (see ``ShapeCache``). No lock is held while shaping.
 ///
+/// Characters: a tab is set as a space (no tab stops); line terminators (LF, CR LF, CR, VT, FF, NEL, LS,
+/// PS) end lines and are not measured; other controls take the face of the text before them; a grapheme
+/// cluster no registered face covers is measured with the run's face's missing-glyph advance.
+///
 /// Limits: a text longer than ``maximumLength`` UTF-16 code units is refused with a `.limit` error (work and
 /// memory are linear in the length: about 15 bytes per code unit while measuring). Paragraphs over an
 /// eighth of a cache shard are measured but not kept.

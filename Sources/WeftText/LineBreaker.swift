@@ -48,12 +48,7 @@ struct LineBreaker {
     }
 
     func runIndex(at offset: Int) -> Int {
-        var low = 0, high = runs.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if runs[middle].range.upperBound <= offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        AttributedText.runIndex(in: runs, at: offset)
     }
 
     /// Up to `limit` lines (0: no limit), and whether text was left over.

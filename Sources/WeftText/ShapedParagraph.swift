@@ -44,18 +44,6 @@ final class ShapedParagraph: Sendable {
         return low
     }
 
-    /// Whether a grapheme cluster starts at `offset`.
-    @inline(__always)
-    func isGraphemeStart(_ offset: Int) -> Bool { flags[offset] & UnitFlags.graphemeStart != 0 }
-
-    /// Where the text before `offset` ends without the hanging spaces and line terminators just before it,
-    /// but not before `start`.
-    func visibleEnd(before offset: Int, from start: Int) -> Int {
-        var end = offset
-        while end > start && flags[end - 1] & (UnitFlags.hanging | UnitFlags.terminator) != 0 { end -= 1 }
-        return end
-    }
-
     /// Where the text before `offset` ends without the line terminator just before it.
     func contentEnd(before offset: Int, from start: Int) -> Int {
         var end = offset
@@ -68,8 +56,6 @@ final class ShapedParagraph: Sendable {
 enum UnitFlags {
     /// A grapheme cluster starts here (also set at the end).
     static let graphemeStart: UInt8 = 1
-    /// UAX #14 allows a line break before this offset.
-    static let breakAllowed: UInt8 = 2
     /// UAX #14 requires a line break before this offset (after a line terminator).
     static let mandatory: UInt8 = 4
     /// The unit here is a space that hangs past the end of a line (not measured there).

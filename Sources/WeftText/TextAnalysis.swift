@@ -132,8 +132,8 @@ enum TextAnalysis {
         }
     }
 
-    /// The UAX #14 line break opportunities (at grapheme cluster starts only), marked in the flags and listed
-    /// with the end of the visible text before each. The end of the text is always the last one.
+    /// The UAX #14 line break opportunities (at grapheme cluster starts only), listed with the end of the
+    /// visible text before each (mandatory ones also marked in the flags). The end of the text is always the last one.
     static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, _ scan: inout Scan,
                            scratch: ShapingScratch) throws(TextError) -> [BreakOpportunity] {
         let count = units.count
@@ -144,21 +144,21 @@ enum TextAnalysis {
         var breaks: [BreakOpportunity] = []
         breaks.reserveCapacity(count / 5 + 1)
         var previous = 0
+        func add(_ boundary: Int, hard: Bool) {
+            if hard { scan.flags[boundary] |= UnitFlags.mandatory }
+            var visible = boundary
+            while visible > previous && scan.flags[visible - 1] & (UnitFlags.hanging | UnitFlags.terminator) != 0 { visible -= 1 }
+            breaks.append(BreakOpportunity(position: Int32(boundary), visibleEnd: Int32(visible), isMandatory: hard))
+            previous = boundary
+        }
         var boundary = Int(weft_break_next(scratch.lineBreaks))
         while boundary > 0 && boundary <= count {
-            let hard = weft_break_is_hard(scratch.lineBreaks) != 0
             if boundary == count || scan.flags[boundary] & UnitFlags.graphemeStart != 0 {
-                scan.flags[boundary] |= UnitFlags.breakAllowed | (hard ? UnitFlags.mandatory : 0)
-                var visible = boundary
-                while visible > previous && scan.flags[visible - 1] & (UnitFlags.hanging | UnitFlags.terminator) != 0 { visible -= 1 }
-                breaks.append(BreakOpportunity(position: Int32(boundary), visibleEnd: Int32(visible), isMandatory: hard))
-                previous = boundary
+                add(boundary, hard: weft_break_is_hard(scratch.lineBreaks) != 0)
             }
             boundary = Int(weft_break_next(scratch.lineBreaks))
         }
-        if breaks.last?.position != Int32(count) {
-            breaks.append(BreakOpportunity(position: Int32(count), visibleEnd: Int32(count), isMandatory: false))
-        }
+        if previous != count { add(count, hard: false) }
         return breaks
     }
 

@@ -32,8 +32,9 @@ public struct TextLayout: Hashable, Sendable {
 
 /// One line of a ``TextLayout``.
 public struct TextLine: Hashable, Sendable {
-    /// The UTF-16 offsets of the text set on this line, without the line break that ended it; when the line
-    /// was tail-truncated, up to the cut.
+    /// The UTF-16 offsets of the text set on this line: with the spaces that hang at its end, without the
+    /// line break that ended it; when the line was tail-truncated, up to the cut (spaces before the token
+    /// dropped).
     public var range: Range<Int>
     /// The width of the text and token, without spaces that hang at the line's end.
     public var width: Double

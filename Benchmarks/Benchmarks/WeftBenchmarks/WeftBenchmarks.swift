@@ -146,6 +146,9 @@ nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
             try ApplyQueue.main.sync { try pass.apply() }
         }
     }
+
+    // T1 to T3: text measuring (TextBenchmarks.swift).
+    textBenchmarks()
 }
 
 /// A benchmark cell that alternately shows and hides its location and comments.
