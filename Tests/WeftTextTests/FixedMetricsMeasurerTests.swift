@@ -55,6 +55,7 @@ struct FixedMetricsMeasurerTests {
     func runs() throws {
         let text = AttributedText([("ab", TextStyle(size: 10)), ("cd", TextStyle(size: 20, letterSpacing: 1))])
         let layout = try measurer.measure(text, constraints: TextConstraints())
+        try #require(layout.lines.count == 1)
         #expect(layout.width == 10 + 22)
         #expect(layout.lines[0].runs.map(\.x) == [0, 10] && layout.lines[0].runs.map(\.size) == [10, 20])
         // The line is as tall as its tallest run: 25.

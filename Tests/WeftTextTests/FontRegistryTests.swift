@@ -111,9 +111,11 @@ struct FontRegistryTests {
         let noto = Support.notoSans
         let without = try FontMeasurer(registry: registry).measure("a日", style: TextStyle(size: 10))
         #expect(close(without.width, noto.advance("a", size: 10) + noto.points(noto.notdefAdvance, size: 10)))
+        try #require(without.lines.count == 1)
         #expect(without.lines[0].runs.map { $0.font?.family } == ["Noto Sans"])
         registry.setFallback(["Noto Sans CJK SC"], for: .han)
         let with = try FontMeasurer(registry: registry).measure("a日", style: TextStyle(size: 10))
+        try #require(with.lines.count == 1)
         #expect(with.lines[0].runs.map { $0.font?.family } == ["Noto Sans", "Noto Sans CJK SC"])
         let cjk = try #require(Support.font("NotoSansCJK-Regular.ttc"))
         #expect(close(with.width, noto.advance("a", size: 10) + cjk.advance("日", size: 10)))

@@ -2,14 +2,14 @@ import Testing
 import WeftText
 
 /// Widths against HarfBuzz's own `hb-shape` (libharfbuzz-bin) on the same font files: Latin with kerning
-/// and ligatures, features, combining marks, a URL, CJK, emoji sequences, Arabic, Hebrew, Devanagari, and
+/// and ligatures (Noto Sans and Noto Serif), features, combining marks, a URL, CJK, emoji sequences, Arabic, Hebrew, Devanagari, and
 /// fallback from the default family. `Fixtures/hb-shape.json` holds each command and what it printed
 /// (recorded by `Fixtures/record-hb-shape.py`); when hb-shape is installed the test runs the command again.
 @Suite("Widths match hb-shape")
 struct HarfBuzzReferenceTests {
     @Test("The fixtures hold the reference cases")
     func fixturesLoad() {
-        #expect(Support.shapeCases.count == 14)
+        #expect(Support.shapeCases.count == 15)
     }
 
     @Test("Each string measures the sum of hb-shape's advances, scaled to the size", arguments: Support.shapeCases)

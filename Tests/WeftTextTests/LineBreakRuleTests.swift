@@ -43,6 +43,7 @@ struct LineBreakRuleTests {
     func wrapsAtOpportunities() throws {
         // "ab  cd" in Noto Sans at 10 pt: "ab" fits 12 points, the spaces hang, "cd" goes on.
         let layout = try Support.measurer.measure("ab  cd", style: TextStyle(size: 10), width: 12)
+        try #require(layout.lines.count == 2)
         let font = Support.notoSans
         #expect(layout.lines.map(\.range) == [0..<4, 4..<6])
         #expect(close(layout.lines[0].width, font.advance("a", size: 10) + font.advance("b", size: 10)))

@@ -42,6 +42,11 @@ struct ShapeCacheTests {
         #expect(measurer.cacheStatistics.misses == 2)
         #expect(composed.lines.map(\.range) == [0..<5, 5..<12])
         #expect(decomposed.lines.map(\.range) == [0..<6, 6..<13])
+        // KELVIN SIGN is canonically equivalent to K, with the same length, but it is another character
+        // (another glyph in Noto Sans: hb-shape gives uni212A): another entry.
+        _ = try measurer.measure("K", style: TextStyle(size: 10))
+        _ = try measurer.measure("\u{212A}", style: TextStyle(size: 10))
+        #expect(measurer.cacheStatistics.misses == 4)
     }
 
     @Test("A cached measurement equals a fresh one, at every width")

@@ -18,6 +18,7 @@ struct TruncationTests {
     func oneLine() throws {
         // 30 points: 30 - 7.91 = 22.09 for text; "aaaa" is 22.44, "aaa" 16.83.
         let layout = try measurer.measure(text("aaaa bbbb cccc", lines: 1), constraints: TextConstraints(width: 30))
+        try #require(layout.lines.count == 1)
         #expect(layout.isTruncated && layout.truncationToken == "\u{2026}")
         #expect(layout.lines.count == 1 && layout.lines[0].range == 0..<3)
         #expect(close(layout.lines[0].width, 3 * noto.advance("a", size: 10) + noto.advance("\u{2026}", size: 10)))
@@ -30,6 +31,7 @@ struct TruncationTests {
     func twoLines() throws {
         // Line 1 "aaaa " (the next word does not fit); line 2 from "bbbb cccc": "bbb" (18.45) + token fits 22.09.
         let layout = try measurer.measure(text("aaaa bbbb cccc", lines: 2), constraints: TextConstraints(width: 30))
+        try #require(layout.lines.count == 2)
         #expect(layout.lines.map(\.range) == [0..<5, 5..<8])  // a line keeps its hanging space
         #expect(close(layout.lines[1].width, 3 * noto.advance("b", size: 10) + noto.advance("\u{2026}", size: 10)))
         let line = noto.points(noto.vertical.ascender - noto.vertical.descender, size: 10)
@@ -41,6 +43,7 @@ struct TruncationTests {
         // 28 points leave 20.09: "aaa " fits with its space (hanging), "aaa b" (25.04) does not; the cut
         // keeps "aaa" and the token follows it directly.
         let layout = try measurer.measure(text("aaa bbbbbbbb", lines: 1), constraints: TextConstraints(width: 28))
+        try #require(layout.lines.count == 1)
         #expect(layout.lines[0].range == 0..<3)
         #expect(close(layout.lines[0].width, 3 * noto.advance("a", size: 10) + noto.advance("\u{2026}", size: 10)))
     }
@@ -61,6 +64,7 @@ struct TruncationTests {
     @Test("Lines cut by line breaks get the token after their whole text")
     func newlineLimit() throws {
         let layout = try measurer.measure(text("ab\ncd", lines: 1), constraints: TextConstraints())
+        try #require(layout.lines.count == 1)
         #expect(layout.isTruncated && layout.lines[0].range == 0..<2)
         #expect(close(layout.width, noto.advance("a", size: 10) + noto.advance("b", size: 10) + noto.advance("\u{2026}", size: 10)))
     }
@@ -72,6 +76,7 @@ struct TruncationTests {
         let text = AttributedText([("aaaa ", TextStyle(size: 10)), ("bbbb cccc dddd", TextStyle(size: 10, weight: 700))],
                                   paragraph: ParagraphStyle(maximumNumberOfLines: 1))
         let layout = try measurer.measure(text, constraints: TextConstraints(width: 60))
+        try #require(layout.lines.count == 1)
         #expect(layout.lines[0].range == 0..<9)
         let token = try #require(layout.lines[0].runs.last)
         #expect(token.isTruncationToken && token.font?.weight == 700)
@@ -82,6 +87,7 @@ struct TruncationTests {
     @Test("When not even one cluster fits, the line is the token alone")
     func tokenOnly() throws {
         let layout = try measurer.measure(text("aaaa bbbb", lines: 1), constraints: TextConstraints(width: 9))
+        try #require(layout.lines.count == 1)
         #expect(layout.lines[0].range == 0..<0)
         #expect(close(layout.lines[0].width, noto.advance("\u{2026}", size: 10)))
     }
@@ -90,6 +96,7 @@ struct TruncationTests {
     func longTextCut() throws {
         let long = String(repeating: "abc ", count: 50_000)
         let layout = try measurer.measure(text(long, lines: 1), constraints: TextConstraints(width: 100))
+        try #require(layout.lines.count == 1)
         #expect(layout.lines.count == 1 && layout.isTruncated)
         #expect(layout.lines[0].width <= 100)
     }

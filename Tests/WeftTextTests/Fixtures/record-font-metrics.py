@@ -14,6 +14,7 @@ from fontTools.ttLib import TTFont, TTCollection
 FONTS = [
     ("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", 0),
     ("/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf", 0),
+    ("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf", 0),
     ("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf", 0),
     ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", 0),
     ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0),

@@ -37,8 +37,11 @@ cases = [
     ("latin kerning and ligatures", "Noto Sans", [], [part(NOTO + "NotoSans-Regular.ttf", "office AV Wa Ty fi")]),
     ("latin bold (weight 700)", "Noto Sans", [], [part(NOTO + "NotoSans-Bold.ttf", "Weft lays out text")]),
     ("latin italic", "Noto Sans", [], [part(NOTO + "NotoSans-Italic.ttf", "Texture's ASTextNode")]),
-    ("features off and on", "Noto Sans", [["liga", 0], ["tnum", 1]],
-     [part(NOTO + "NotoSans-Regular.ttf", "office 0123", features="liga=0,tnum=1")]),
+    # Noto Serif's "fi" ligature is narrower than f + i (Noto Sans's are as wide).
+    ("serif ligature", "Noto Serif", [], [part(NOTO + "NotoSerif-Regular.ttf", "fi")]),
+    # Each of these features changes the width in Noto Sans (its ligatures and tabular digits do not).
+    ("features off and on", "Noto Sans", [["pnum", 1], ["smcp", 1], ["kern", 0]],
+     [part(NOTO + "NotoSans-Regular.ttf", "Hello 1111 AV", features="pnum=1,smcp=1,kern=0")]),
     ("combining marks", "Noto Sans", [], [part(NOTO + "NotoSans-Regular.ttf", "e\u0301 a\u0308 n\u0303 o\u0323\u0302")]),
     ("long URL", "Noto Sans", [], [part(NOTO + "NotoSans-Regular.ttf", "https://example.com/weft/layout?text=harfbuzz&lines=3")]),
     ("CJK, Japanese", "Noto Sans CJK JP", [], [part(CJK, "日本語のテキストを測る。")]),
