@@ -21,7 +21,10 @@ enum FontDirectory {
         var visited = 0
         while let directory = pending.popLast() {
             visited += 1
-            guard visited <= 10_000, let handle = opendir(directory) else {
+            guard visited <= 10_000 else {
+                throw TextError("more than 10,000 directories below it", path: path, kind: .limit)
+            }
+            guard let handle = opendir(directory) else {
                 throw TextError("cannot read the directory", path: directory, kind: .font)
             }
             defer { closedir(handle) }

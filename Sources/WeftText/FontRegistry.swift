@@ -23,6 +23,8 @@ public struct FontRegistry: Sendable {
     private var byFamily: [String: [Int]] = [:]
     /// Registered family names as spelled, to their lowercased keys (so that the usual lookup lowercases nothing).
     private var familyKeys: [String: String] = [:]
+    /// The registered faces, as "path#index", to skip faces registered again.
+    private var registered: Set<String> = []
     /// Lowercased alias to lowercased family.
     private var aliases: [String: String] = [:]
     private var fallbacks: [FontScript: [String]] = [:]
@@ -51,7 +53,7 @@ public struct FontRegistry: Sendable {
             let face = FontFace(family: info.family, styleName: info.styleName, weight: info.weight, isItalic: info.isItalic,
                                 path: path, index: info.index, unitsPerEm: Int(font.unitsPerEm),
                                 ascender: font.ascender, descender: font.descender, lineGap: font.lineGap)
-            if entries.contains(where: { $0.face.path == path && $0.face.index == info.index }) { continue }
+            guard registered.insert("\(path)#\(info.index)").inserted else { continue }
             familyKeys[face.family] = face.family.lowercased()
             byFamily[face.family.lowercased(), default: []].append(entries.count)
             entries.append(Entry(face: face, font: font))

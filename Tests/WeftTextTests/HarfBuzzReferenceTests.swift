@@ -47,6 +47,25 @@ struct HarfBuzzReferenceTests {
     }
 }
 
+@Suite("Bidi")
+struct BidiTests {
+    @Test("Right-to-left runs are shaped right to left, each as wide as hb-shape's")
+    func directions() throws {
+        let reference = try #require(Support.shapeCases.first { $0.name == "fallback: Latin and Arabic" })
+        let layout = try Support.measurer.measure(reference.text, style: TextStyle(size: 10))
+        try #require(layout.lines.count == 1)
+        #expect(layout.lines[0].runs.map(\.isRightToLeft) == [false, true])
+        for (run, part) in zip(layout.lines[0].runs, reference.parts) {
+            #expect(close(run.width, Double(part.total) * 10 / Double(part.unitsPerEm)))
+        }
+        // Digits inside Arabic text are a left-to-right run of their own (bidi level 2); the spaces around
+        // them take the paragraph's right-to-left direction.
+        let mixed = try Support.measurer.measure("مرحبا 123 مرحبا", style: TextStyle(size: 10))
+        try #require(mixed.lines.count == 1)
+        #expect(mixed.lines[0].runs.filter { !$0.isRightToLeft }.map(\.range) == [6..<9])
+    }
+}
+
 extension Support.ShapeCase: CustomTestStringConvertible {
     var testDescription: String { name }
 }
