@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WeftFormat", targets: ["WeftFormat"]),
         .library(name: "WeftNodes", targets: ["WeftNodes"]),
         .library(name: "WeftFeed", targets: ["WeftFeed"]),
+        .library(name: "WeftText", targets: ["WeftText"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
     traits: [
@@ -22,7 +23,12 @@ let package = Package(
         .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
-        .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed"]),
+        .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed", "WeftText"]),
+        // Text: HarfBuzz shaping, FreeType font files, ICU line breaking and bidi (Debian's -dev packages).
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        .target(name: "WeftText", dependencies: ["CHarfBuzz", "CFreeType", "CICU"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(
             name: "WeftAllocator",
@@ -57,6 +63,11 @@ let package = Package(
         .testTarget(
             name: "WeftScenariosTests",
             dependencies: ["WeftScenarios", "WeftNodes"]
+        ),
+        .testTarget(
+            name: "WeftTextTests",
+            dependencies: ["WeftText"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "WeftCLITests",

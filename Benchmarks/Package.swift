@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "WeftLayout", package: "Weft"),
                 .product(name: "WeftNodes", package: "Weft"),
                 .product(name: "WeftFeed", package: "Weft"),
+                .product(name: "WeftText", package: "Weft"),
             ],
             path: "Sources/Scenarios"
         ),
@@ -28,6 +29,7 @@ let package = Package(
                 .product(name: "WeftLayout", package: "Weft"),
                 .product(name: "WeftNodes", package: "Weft"),
                 .product(name: "WeftFeed", package: "Weft"),
+                .product(name: "WeftText", package: "Weft"),
                 "Scenarios",
             ],
             path: "Benchmarks/WeftBenchmarks",

@@ -144,6 +144,9 @@ let benchmarks: @Sendable () -> Void = {
             _ = try ApplyQueue.main.sync { try pass.apply() }
         }
     }
+
+    // T1 to T3: text measuring (TextBenchmarks.swift).
+    textBenchmarks()
 }
 
 /// A benchmark cell that alternately shows and hides its location and comments.

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds font files in a directory tree (POSIX `opendir`, so that WeftText needs no Foundation).
+enum FontDirectory {
+    /// The extensions of font files HarfBuzz and FreeType read, lowercased.
+    static let extensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
+
+    /// The font files under `path`, sorted; an error when `path` is not a readable directory or holds none.
+    static func fontFiles(under path: String) throws(TextError) -> [String] {
+        guard isDirectory(path) else {
+            throw TextError("not a directory", path: path, kind: .font)
+        }
+        var files: [String] = []
+        var pending = [path]
+        var visited = 0
+        while let directory = pending.popLast() {
+            visited += 1
+            guard visited <= 10_000 else {
+                throw TextError("more than 10,000 directories below it", path: path, kind: .limit)
+            }
+            guard let handle = opendir(directory) else {
+                throw TextError("cannot read the directory", path: directory, kind: .font)
+            }
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                if isDirectory(full) {
+                    if !isLink(full) { pending.append(full) }
+                } else if let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) {
+                    files.append(full)
+                }
+            }
+        }
+        guard !files.isEmpty else {
+            throw TextError("no font files (.ttf, .otf, .ttc, .otc) in the directory", path: path, kind: .font)
+        }
+        return files.sorted()
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+}
