@@ -27,7 +27,8 @@ let package = Package(
         // Text: HarfBuzz shaping, FreeType font files, ICU line breaking and bidi (Debian's -dev packages).
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        // ICU behind a C file of its own: no ICU type reaches Swift (Foundation has its own ICU headers).
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
         .target(name: "WeftText", dependencies: ["CHarfBuzz", "CFreeType", "CICU"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(

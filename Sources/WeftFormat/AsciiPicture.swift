@@ -55,7 +55,7 @@ enum AsciiPicture {
             headingWidth = heading.count
             children = layout.sublayouts.map(Box.init)
             measured = children.reduce(headingWidth) { $0 + $1.measured }
-            sideBySide = (layout.element as? StackSpec)?.options.direction == .horizontal
+            sideBySide = (layout.element as? Spec)?.stackOptions?.direction == .horizontal
             if children.isEmpty {
                 innerWidth = 0
                 width = headingWidth + 4

@@ -5,7 +5,7 @@ extension LayoutDecoder {
     /// nesting costs little stack).
     func spec(
         _ type: String, _ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State
-    ) throws(LayoutError) -> any LayoutElement {
+    ) throws(LayoutError) -> any SpecPart {
         switch type {
         case "stack": return try stack(&m, common, depth: depth, state: &state)
         case "inset": return try inset(&m, common, depth: depth, state: &state)
@@ -17,12 +17,12 @@ extension LayoutDecoder {
         case "absolute": return try absolute(&m, common, depth: depth, state: &state)
         case "wrapper": return try wrapper(&m, common, depth: depth, state: &state)
         case "corner": return try corner(&m, common, depth: depth, state: &state)
-        default: return Spacer(style: common.style, identifier: common.identifier)
+        default: return state.specs.spacer(style: common.style, identifier: common.identifier)
         }
     }
 
     @inline(never)
-    func stack(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func stack(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         var options = StackOptions()
         options.direction = try m.choice("direction", StackDirection.self) ?? options.direction
         options.spacing = try m.number("spacing") ?? 0
@@ -34,75 +34,75 @@ extension LayoutDecoder {
         let horizontal = try m.choice("horizontalAlignment", HorizontalAlignment.self) ?? HorizontalAlignment.none
         let vertical = try m.choice("verticalAlignment", VerticalAlignment.self) ?? VerticalAlignment.none
         let children = try children(&m, depth: depth, state: &state)
-        return StackSpec(options, horizontalAlignment: horizontal, verticalAlignment: vertical,
-                         children: children, style: common.style, identifier: common.identifier)
+        return state.specs.stack(options, horizontalAlignment: horizontal, verticalAlignment: vertical,
+                                 children: children, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func inset(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func inset(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let insets = try decodeInsets(m.required("insets", for: "an inset"), path: m.path("insets"))
         let child = try child("child", of: "an inset", &m, depth: depth, state: &state)
-        return InsetSpec(insets: insets, child: child, style: common.style, identifier: common.identifier)
+        return state.specs.inset(insets, child, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func overlay(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func overlay(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let child = try child("child", of: "an overlay", &m, depth: depth, state: &state)
         let overlay = try self.child("overlay", of: "an overlay", &m, depth: depth, state: &state)
-        return OverlaySpec(child: child, overlay: overlay, style: common.style, identifier: common.identifier)
+        return state.specs.overlay(child: child, overlay: overlay, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func background(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func background(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let child = try child("child", of: "a background", &m, depth: depth, state: &state)
         let background = try self.child("background", of: "a background", &m, depth: depth, state: &state)
-        return BackgroundSpec(child: child, background: background, style: common.style, identifier: common.identifier)
+        return state.specs.background(child: child, background: background, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func center(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func center(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let centering = try m.choice("centering", CenteringName.self) ?? .xy
         let sizing = try m.choice("sizing", CenterSizingName.self) ?? .default
         let child = try child("child", of: "a center", &m, depth: depth, state: &state)
-        return CenterSpec(centering: centering.options, sizing: sizing.options, child: child,
-                          style: common.style, identifier: common.identifier)
+        return state.specs.center(centering.options, sizing: sizing.options, child,
+                                  style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func relative(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func relative(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let horizontal = try m.choice("horizontalPosition", RelativeSpec.Position.self) ?? RelativeSpec.Position.none
         let vertical = try m.choice("verticalPosition", RelativeSpec.Position.self) ?? RelativeSpec.Position.none
         let sizing = try m.choice("sizing", RelativeSizingName.self) ?? .default
         let child = try child("child", of: "a relative", &m, depth: depth, state: &state)
-        return RelativeSpec(horizontalPosition: horizontal, verticalPosition: vertical, sizing: sizing.options,
-                            child: child, style: common.style, identifier: common.identifier)
+        return state.specs.relative(horizontal: horizontal, vertical: vertical, sizing: sizing.options,
+                                    child, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func ratio(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func ratio(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let ratio = try MemberReader.number(m.required("ratio", for: "a ratio"), path: m.path("ratio"))
         guard ratio > 0 else {
             throw LayoutError("expected a ratio > 0, got \(formatPoints(ratio))", path: m.path("ratio"))
         }
         let child = try child("child", of: "a ratio", &m, depth: depth, state: &state)
-        return RatioSpec(ratio: ratio, child: child, style: common.style, identifier: common.identifier)
+        return state.specs.ratio(ratio, child, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func absolute(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func absolute(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let sizing = try m.choice("sizing", AbsoluteSpec.Sizing.self) ?? .default
         let children = try children(&m, depth: depth, state: &state)
-        return AbsoluteSpec(sizing: sizing, children: children, style: common.style, identifier: common.identifier)
+        return state.specs.absolute(sizing: sizing, children: children, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func wrapper(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func wrapper(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let children = try children(&m, depth: depth, state: &state)
-        return WrapperSpec(children, style: common.style, identifier: common.identifier)
+        return state.specs.wrapper(children, style: common.style, identifier: common.identifier)
     }
 
     @inline(never)
-    func corner(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func corner(_ m: inout MemberReader, _ common: ElementCommon, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         guard let location = try m.choice("location", CornerSpec.Location.self) else {
             throw LayoutError("missing; a corner needs \"location\"", path: m.path("location"))
         }
@@ -110,8 +110,8 @@ extension LayoutDecoder {
         let wraps = try m.bool("wrapsCorner") ?? false
         let child = try child("child", of: "a corner", &m, depth: depth, state: &state)
         let corner = try self.child("corner", of: "a corner", &m, depth: depth, state: &state)
-        return CornerSpec(child: child, corner: corner, location: location, offset: offset, wrapsCorner: wraps,
-                          style: common.style, identifier: common.identifier)
+        return state.specs.corner(child: child, corner: corner, location: location, offset: offset, wrapsCorner: wraps,
+                                  style: common.style, identifier: common.identifier)
     }
 
     /// `insets`: one number for all edges, or an object of `top`, `left`, `bottom`, `right` (each a number or

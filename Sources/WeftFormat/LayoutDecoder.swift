@@ -76,20 +76,31 @@ public struct LayoutDecoder: Sendable {
         return try decode(value)
     }
 
-    /// Decodes an already parsed document whose root is at `path`.
+    /// Decodes an already parsed document whose root is at `path`. Specs are built into one arena (the
+    /// document's root is a ``Spec`` of it, unless the root is a leaf).
     public func decode(_ value: JSONValue, path: String = "root") throws(LayoutError) -> LayoutDocument {
         var state = State()
         let root = try element(value, path: path, depth: 1, state: &state)
-        return LayoutDocument(root: root, identifiers: state.identifiers, elementCount: state.count)
+        let element: any LayoutElement
+        if let spec = root as? SpecRef {
+            element = state.specs.finish(spec)
+        } else if let leaf = root as? any LayoutElement {
+            element = leaf
+        } else {
+            throw LayoutError("the root is neither a spec nor an element", path: path)
+        }
+        return LayoutDocument(root: element, identifiers: state.identifiers, elementCount: state.count)
     }
 
     struct State {
         var identifiers: [String] = []
         var seen: [String: String] = [:]
         var count = 0
+        var specs = SpecBuilder()
     }
 
-    func element(_ value: JSONValue, path: String, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    /// A decoded element: a spec in the state's builder, or a leaf element.
+    func element(_ value: JSONValue, path: String, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         guard depth <= limits.maxDepth else {
             throw LayoutError("elements nested deeper than the limit of \(limits.maxDepth)", path: path, kind: .limit)
         }
@@ -114,7 +125,7 @@ public struct LayoutDecoder: Sendable {
         if let style = members.value("style") {
             common.style = try decodeStyle(style, path: members.path("style"))
         }
-        let element: any LayoutElement
+        let element: any SpecPart
         if let leaf = leafDecoders[type] {
             element = try leaf.decode(&members, common)
         } else if Self.specTypes.contains(type) {
@@ -130,17 +141,17 @@ public struct LayoutDecoder: Sendable {
         return element
     }
 
-    func child(_ key: String, of what: String, _ members: inout MemberReader, depth: Int, state: inout State) throws(LayoutError) -> any LayoutElement {
+    func child(_ key: String, of what: String, _ members: inout MemberReader, depth: Int, state: inout State) throws(LayoutError) -> any SpecPart {
         let value = try members.required(key, for: what)
         return try element(value, path: members.path(key), depth: depth + 1, state: &state)
     }
 
-    func children(_ members: inout MemberReader, depth: Int, state: inout State) throws(LayoutError) -> [any LayoutElement] {
+    func children(_ members: inout MemberReader, depth: Int, state: inout State) throws(LayoutError) -> [any SpecPart] {
         guard let value = members.value("children") else { return [] }
         guard case .array(let items) = value else {
             throw LayoutError("expected an array of elements, got \(value.summary)", path: members.path("children"))
         }
-        var result: [any LayoutElement] = []
+        var result: [any SpecPart] = []
         result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             result.append(try element(item, path: members.path("children") + "[\(i)]", depth: depth + 1, state: &state))

@@ -7,6 +7,9 @@ public struct FlatEntry: Sendable {
         self.element = element
         self.frame = frame
     }
+
+    /// The element when it has identity (a node).
+    public var object: (any LayoutObject)? { element as? any LayoutObject }
 }
 
 extension Layout {
@@ -60,8 +63,9 @@ extension Layout {
     ) {
         let r = record
         let absolute = origin + r.position
-        if keep(r.element) {
-            entries.append(FlatEntry(element: r.element, frame: Rect(origin: absolute, size: r.size)))
+        let element = self.element
+        if keep(element) {
+            entries.append(FlatEntry(element: element, frame: Rect(origin: absolute, size: r.size)))
             if stopAtMatches { return }
         }
         for sublayout in sublayouts {

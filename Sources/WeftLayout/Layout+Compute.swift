@@ -53,7 +53,7 @@ extension LayoutBuilder {
             if !Layout.isInRange(rounded) { return (path, rounded) }
             for e in 0..<Int(record.edgeCount) {
                 let child = edges[Int(record.edgeStart) + e]
-                let place = path + "." + record.element.placeOfSublayout(e)
+                let place = path + "." + placeOfSublayout(record.source, e)
                 if let found = visit(child, origin: origin + records[Int(child)].position, path: place) { return found }
             }
             return nil

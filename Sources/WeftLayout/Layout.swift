@@ -23,8 +23,15 @@ public struct Layout: Sendable {
         shared.buffer.withUnsafeMutablePointerToElements { $0[Int(index)] }
     }
 
-    /// The element this layout was computed for.
-    public var element: any LayoutElement { attached ?? record.element }
+    /// The element this layout was computed for (a spec of an arena as a ``Spec`` value).
+    public var element: any LayoutElement { attached ?? record.element.element }
+
+    /// The element when it has identity (a node), without a dynamic cast: nil for specs and value leaves.
+    public var object: (any LayoutObject)? {
+        if let attached { return attached as? any LayoutObject }
+        if case .object(let object) = record.element { return object }
+        return nil
+    }
 
     /// This layout with `element` as its element: how a node hands out its cached layout, which does not hold
     /// the node itself (see ``LayoutBuilder/finishFlattened(_:)``).
@@ -79,12 +86,18 @@ public struct Layout: Sendable {
         public var startIndex: Int { 0 }
         public var endIndex: Int { count }
 
+        /// No sublayouts.
+        public static var empty: Sublayouts { Sublayouts(storage: emptyStorage.buffer, start: 0, count: 0) }
+
         public subscript(position: Int) -> Layout {
             precondition(position >= 0 && position < count, "sublayout index out of range")
             return Layout(storage: storage, index: start + Int32(position))
         }
     }
 }
+
+/// The storage of ``Layout/Sublayouts/empty`` (never written).
+private let emptyStorage = SharedStorage(buffer: LayoutStorage.make(count: 0, scale: 1))
 
 /// A layout buffer shared between threads.
 ///
@@ -103,11 +116,37 @@ final class LayoutStorage: ManagedBuffer<LayoutStorage.Header, LayoutStorage.Rec
     struct Header {
         var count: Int
         var scale: Double
+        /// The arena of the specs in this tree (``Element/spec`` entries do not retain it themselves).
+        var arena: SpecArena?
+    }
+
+    /// What an entry belongs to, held strongly (a spec by its arena and index).
+    @usableFromInline
+    enum Element {
+        /// A spec of the header's arena.
+        case spec(Unmanaged<SpecArena>, Int32)
+        /// A spec of another arena (a tree made of several).
+        case specElsewhere(SpecArena, Int32)
+        case object(any LayoutObject)
+        case element(any LayoutElement)
+        /// The root of a flattened layout, which does not hold its element (``LayoutBuilder/finishFlattened(_:)``).
+        case detached
+
+        @usableFromInline
+        var element: any LayoutElement {
+            switch self {
+            case .spec(let arena, let index): return Spec(arena: arena.takeUnretainedValue(), index: index)
+            case .specElsewhere(let arena, let index): return Spec(arena: arena, index: index)
+            case .object(let object): return object
+            case .element(let element): return element
+            case .detached: return DetachedRoot()
+            }
+        }
     }
 
     @usableFromInline
     struct Record {
-        @usableFromInline var element: any LayoutElement
+        @usableFromInline var element: Element
         @usableFromInline var size: Size
         @usableFromInline var position: Point
         @usableFromInline var firstChild: Int32
@@ -115,7 +154,7 @@ final class LayoutStorage: ManagedBuffer<LayoutStorage.Header, LayoutStorage.Rec
     }
 
     static func make(count: Int, scale: Double) -> LayoutStorage {
-        let buffer = Self.create(minimumCapacity: count) { _ in Header(count: 0, scale: scale) }
+        let buffer = Self.create(minimumCapacity: count) { _ in Header(count: 0, scale: scale, arena: nil) }
         return unsafeDowncast(buffer, to: LayoutStorage.self)
     }
 
@@ -132,72 +171,80 @@ extension LayoutBuilder {
     /// The builder keeps its contents: call ``reset()`` or ``rewind(to:)`` to reuse the space. Positions
     /// are not checked here: ``Layout/compute(_:in:scale:)`` refuses a layout whose positions are out of
     /// range (``Layout/positionLimit``).
-    public func finish(_ root: LayoutRef) -> Layout {
+    public mutating func finish(_ root: LayoutRef) -> Layout {
         finishCheckingPositions(root).layout
+    }
+
+    /// The element an entry of a finished layout holds for `source`; the first spec arena met becomes the
+    /// storage's (retained once there), specs of others retain theirs.
+    func storedElement(_ source: Source, arena: inout SpecArena?) -> LayoutStorage.Element {
+        switch source {
+        case .spec(let unmanaged, let index):
+            let specArena = unmanaged.takeUnretainedValue()
+            if arena == nil { arena = specArena }
+            return arena === specArena ? .spec(unmanaged, index) : .specElsewhere(specArena, index)
+        case .object(let unowned): return .object(unowned.object)
+        case .element(let index): return .element(elements[Int(index)])
+        }
     }
 
     /// ``finish(_:)``, and whether every position in the root's coordinates, rounded, lies within
     /// ±``Layout/positionLimit`` (false for NaN or infinity).
-    func finishCheckingPositions(_ root: LayoutRef) -> (layout: Layout, positionsInRange: Bool) {
-        let count = subtreeCount(root.index)
+    mutating func finishCheckingPositions(_ root: LayoutRef) -> (layout: Layout, positionsInRange: Bool) {
+        // Breadth-first order first (so that the children of every entry are contiguous), then the copy.
+        finishOrder.removeAll(keepingCapacity: true)
+        finishOrder.append(root.index)
+        var cursor = 0
+        while cursor < finishOrder.count {
+            let r = records[Int(finishOrder[cursor])]
+            for e in 0..<Int(r.edgeCount) { finishOrder.append(edges[Int(r.edgeStart) + e]) }
+            cursor += 1
+        }
+        let count = finishOrder.count
         var inRange = true
         let storage = LayoutStorage.make(count: count, scale: grid.scale)
+        var arena: SpecArena?
+        let grid = self.grid
         records.withUnsafeBufferPointer { source in
-            edges.withUnsafeBufferPointer { edges in
-                storage.withUnsafeMutablePointers { header, out in
-                    // Breadth-first, so that the children of every entry are contiguous. `firstChild` holds the
-                    // source index of an entry until the entry's own children are placed.
-                    func place(_ sourceIndex: Int32, at slot: Int) {
-                        let r = source[Int(sourceIndex)]
-                        (out + slot).initialize(to: LayoutStorage.Record(
-                            element: r.element, size: r.size, position: r.position,
-                            firstChild: sourceIndex, childCount: 0))
+            storage.withUnsafeMutablePointers { header, out in
+                // Each entry's children follow the ones of the entries before it: child k of entry i is at
+                // `next`, counting on. `position` holds the exact position in the root's coordinates at first.
+                var next = 1
+                for slot in 0..<count {
+                    let r = source[Int(finishOrder[slot])]
+                    let position = slot == 0 ? Point.zero : out[slot].position
+                    let element = storedElement(r.source, arena: &arena)
+                    let record = LayoutStorage.Record(
+                        element: element, size: r.size, position: position,
+                        firstChild: Int32(truncatingIfNeeded: next), childCount: r.edgeCount)
+                    if slot == 0 { out.initialize(to: record) } else { out[slot] = record }
+                    // The children's slots hold their exact root positions until their own turn.
+                    for _ in 0..<Int(r.edgeCount) {
+                        let child = source[Int(finishOrder[next])]
+                        (out + next).initialize(to: LayoutStorage.Record(
+                            element: .detached, size: .zero, position: position + child.position,
+                            firstChild: 0, childCount: 0))
+                        next += 1
                     }
-                    place(root.index, at: 0)
-                    out[0].position = .zero
-                    var next = 1
-                    var slot = 0
-                    while slot < next {
-                        let r = source[Int(out[slot].firstChild)]
-                        out[slot].firstChild = Int32(truncatingIfNeeded: next)
-                        out[slot].childCount = r.edgeCount
-                        let parentOrigin = out[slot].position
-                        for e in 0..<Int(r.edgeCount) {
-                            place(edges[Int(r.edgeStart) + e], at: next)
-                            // For now `position` holds the exact position in the root's coordinates.
-                            out[next].position = parentOrigin + out[next].position
-                            next += 1
-                        }
-                        slot += 1
-                    }
-                    // Children come after their parents, so walking backwards converts every child while its
-                    // parent still holds its exact root position.
-                    let grid = self.grid
-                    for parent in stride(from: next - 1, through: 0, by: -1) {
-                        let origin = out[parent].position
-                        let rounded = Point(x: grid.ceil(origin.x), y: grid.ceil(origin.y))
-                        inRange = inRange && Layout.isInRange(rounded)
-                        let first = Int(out[parent].firstChild)
-                        for child in first..<first + Int(out[parent].childCount) {
-                            let p = out[child].position
-                            out[child].position = Point(x: grid.ceil(p.x) - rounded.x, y: grid.ceil(p.y) - rounded.y)
-                        }
-                    }
-                    out[0].position = .zero
-                    header.pointee.count = next
                 }
+                // Children come after their parents, so walking backwards converts every child while its
+                // parent still holds its exact root position.
+                for parent in stride(from: count - 1, through: 0, by: -1) {
+                    let origin = out[parent].position
+                    let rounded = Point(x: grid.ceil(origin.x), y: grid.ceil(origin.y))
+                    inRange = inRange && Layout.isInRange(rounded)
+                    let first = Int(out[parent].firstChild)
+                    for child in first..<first + Int(out[parent].childCount) {
+                        let p = out[child].position
+                        out[child].position = Point(x: grid.ceil(p.x) - rounded.x, y: grid.ceil(p.y) - rounded.y)
+                    }
+                }
+                out[0].position = .zero
+                header.pointee.count = count
+                header.pointee.arena = arena
             }
         }
         return (Layout(storage: storage, index: 0), inRange)
-    }
-
-    private func subtreeCount(_ index: Int32) -> Int {
-        let r = records[Int(index)]
-        var count = 1
-        for e in 0..<Int(r.edgeCount) {
-            count += subtreeCount(edges[Int(r.edgeStart) + e])
-        }
-        return count
     }
 }
 
@@ -207,9 +254,9 @@ extension LayoutBuilder {
     /// `filteredNodeLayoutTree`). Specs between are dropped (and not retained); nodes are not looked into.
     ///
     /// This is what a node caches: enough to place its subnodes, and nothing that keeps its spec alive. Nor
-    /// the node itself: the root's entry holds ``DetachedRoot/element`` instead of the root's element (a node
-    /// caching a layout that held it would keep itself alive forever); the layout returned has the root's
-    /// element attached (``Layout/attaching(_:)``), and ``Layout/detached`` drops it for storing.
+    /// the node itself: the root's entry does not hold the root's element (a node caching a layout that held
+    /// it would keep itself alive forever); the layout returned has the root's element attached
+    /// (``Layout/attaching(_:)``), and ``Layout/detached`` drops it for storing.
     public func finishFlattened(_ root: LayoutRef) -> Layout {
         // Count the nodes below the root first, so that the storage is the only allocation.
         func countNodes(_ index: Int32) -> Int {
@@ -217,19 +264,20 @@ extension LayoutBuilder {
             var count = 0
             for e in 0..<Int(r.edgeCount) {
                 let child = edges[Int(r.edgeStart) + e]
-                count += records[Int(child)].element.isNode ? 1 : countNodes(child)
+                count += records[Int(child)].isNode ? 1 : countNodes(child)
             }
             return count
         }
         let nodeCount = countNodes(root.index)
         let storage = LayoutStorage.make(count: nodeCount + 1, scale: grid.scale)
         let grid = self.grid
+        var arena: SpecArena?
         records.withUnsafeBufferPointer { source in
             edges.withUnsafeBufferPointer { edges in
                 storage.withUnsafeMutablePointers { header, out in
                     let r = source[Int(root.index)]
                     out.initialize(to: LayoutStorage.Record(
-                        element: DetachedRoot.element, size: r.size, position: .zero, firstChild: 1,
+                        element: .detached, size: r.size, position: .zero, firstChild: 1,
                         childCount: Int32(truncatingIfNeeded: nodeCount)))
                     var next = 1
                     // The nodes in spec order, at their exact positions in the root's coordinates, rounded.
@@ -239,9 +287,9 @@ extension LayoutBuilder {
                             let child = edges[Int(parent.edgeStart) + e]
                             let c = source[Int(child)]
                             let position = origin + c.position
-                            if c.element.isNode {
+                            if c.isNode {
                                 (out + next).initialize(to: LayoutStorage.Record(
-                                    element: c.element, size: c.size,
+                                    element: storedElement(c.source, arena: &arena), size: c.size,
                                     position: Point(x: grid.ceil(position.x), y: grid.ceil(position.y)),
                                     firstChild: 0, childCount: 0))
                                 next += 1
@@ -252,18 +300,17 @@ extension LayoutBuilder {
                     }
                     place(root.index, .zero)
                     header.pointee.count = next
+                    header.pointee.arena = arena
                 }
             }
         }
-        return Layout(storage: storage, index: 0, attached: records[Int(root.index)].element)
+        return Layout(storage: storage, index: 0, attached: element(records[Int(root.index)].source))
     }
 }
 
-/// The element a flattened layout's storage holds in place of its root (``LayoutBuilder/finishFlattened(_:)``).
-public final class DetachedRoot: LayoutElement {
-    /// The one placeholder.
-    public static let element = DetachedRoot()
-
+/// What a flattened layout reports as its root's element when nothing attached one
+/// (``LayoutBuilder/finishFlattened(_:)``).
+public struct DetachedRoot: LayoutElement {
     public var style: LayoutStyle { LayoutStyle() }
     public var kindName: String { "detached" }
 

@@ -36,21 +36,44 @@ public struct LayoutRef: Hashable, Sendable {
 /// `FLT_MAX / 2` and above) is recorded as 0x0, as Texture's `ASLayout` does in release builds; a position
 /// that is not finite is recorded as zero.
 public struct LayoutBuilder: ~Copyable {
+    /// What a recorded layout belongs to: a spec of an arena (by index), an element with identity (a node,
+    /// not retained: the caller keeps it alive while it is laid out), or any other element (by its index in
+    /// ``elements``). Plain data, so that records copy as bytes.
+    @usableFromInline
+    enum Source {
+        case spec(Unmanaged<SpecArena>, Int32)
+        case object(UnownedObject)
+        case element(Int32)
+    }
+
+    /// A reference to a ``LayoutObject`` that does not retain it.
+    @usableFromInline
+    struct UnownedObject {
+        @usableFromInline unowned(unsafe) let object: any LayoutObject
+
+        @inlinable
+        init(_ object: any LayoutObject) {
+            self.object = object
+        }
+    }
+
     @usableFromInline
     struct Record {
-        @usableFromInline var element: any LayoutElement
+        @usableFromInline var source: Source
         @usableFromInline var size: Size
         @usableFromInline var position: Point
         @usableFromInline var edgeStart: Int32
         @usableFromInline var edgeCount: Int32
+        @usableFromInline var isNode: Bool
 
         @inlinable
-        init(element: any LayoutElement, size: Size, edgeStart: Int32, edgeCount: Int32) {
-            self.element = element
+        init(source: Source, size: Size, edgeStart: Int32, edgeCount: Int32, isNode: Bool) {
+            self.source = source
             self.size = size
             self.position = .zero
             self.edgeStart = edgeStart
             self.edgeCount = edgeCount
+            self.isNode = isNode
         }
     }
 
@@ -58,11 +81,18 @@ public struct LayoutBuilder: ~Copyable {
     public let grid: PixelGrid
     @usableFromInline var records: ContiguousArray<Record> = []
     @usableFromInline var edges: ContiguousArray<Int32> = []
+    /// Elements recorded that are neither specs nor objects (value leaves of other kinds).
+    @usableFromInline var elements: ContiguousArray<any LayoutElement> = []
+    /// The order ``finish(_:)`` copies records in (reused).
+    var finishOrder: ContiguousArray<Int32> = []
     @usableFromInline var scratch: ContiguousArray<LayoutRef> = []
     var stackItems: ContiguousArray<StackItem> = []
     /// Elements (nodes) whose layout is being computed in this builder, outermost first.
-    var active: [any LayoutElement] = []
+    var active: [ObjectIdentifier] = []
+    var activeNames: [String] = []
     var stackLines: ContiguousArray<StackLine> = []
+    /// The arena value specs (``StackSpec``...) are added to when laid out; kept while no layout refers to it.
+    var values: SpecArena?
     /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
     /// and publish the counts once per computation instead of once per event).
     public var counters = LayoutCounters()
@@ -78,11 +108,17 @@ public struct LayoutBuilder: ~Copyable {
     public mutating func reset() {
         records.removeAll(keepingCapacity: true)
         edges.removeAll(keepingCapacity: true)
+        elements.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
         stackItems.removeAll(keepingCapacity: true)
         active.removeAll(keepingCapacity: true)
+        activeNames.removeAll(keepingCapacity: true)
         stackLines.removeAll(keepingCapacity: true)
         counters = LayoutCounters()
+        // A finished layout of value specs refers to their arena: then the next ones go into a new one.
+        if values != nil {
+            if isKnownUniquelyReferenced(&values!) { values?.reset() } else { values = nil }
+        }
     }
 
     /// A point to return to with ``rewind(to:)``: layouts recorded after it can be dropped together.
@@ -101,53 +137,82 @@ public struct LayoutBuilder: ~Copyable {
 
     // MARK: Cycles
 
-    /// Registers `element` as being laid out, refusing a cycle: an element whose layout needs itself.
+    /// Registers `object` as being laid out, refusing a cycle: an element whose layout needs itself.
     ///
     /// Elements that compute their layout from other elements they produce on demand (nodes, from their
     /// layout spec) call this before and ``leave(_:)`` after, so that a node whose spec contains the node
     /// itself (directly or through other nodes) is an error instead of endless recursion.
-    public mutating func enter(_ element: any LayoutElement) throws(LayoutError) {
-        if active.contains(where: { $0 === element }) {
-            let names = (active + [element]).map(\.displayName).joined(separator: " > ")
-            throw LayoutError("cycle: \(element.displayName) contains itself (\(names))")
+    public mutating func enter(_ object: any LayoutObject) throws(LayoutError) {
+        let id = ObjectIdentifier(object)
+        if active.contains(id) {
+            let names = (activeNames + [object.displayName]).joined(separator: " > ")
+            throw LayoutError("cycle: \(object.displayName) contains itself (\(names))")
         }
-        active.append(element)
+        active.append(id)
+        activeNames.append(object.displayName)
     }
 
-    /// Unregisters the element registered last with ``enter(_:)``.
-    public mutating func leave(_ element: any LayoutElement) {
-        if let last = active.last, last === element { active.removeLast() }
+    /// Unregisters the object registered last with ``enter(_:)``.
+    public mutating func leave(_ object: any LayoutObject) {
+        if let last = active.last, last == ObjectIdentifier(object) {
+            active.removeLast()
+            activeNames.removeLast()
+        }
     }
 
     // MARK: Recording
 
+    @inlinable
+    mutating func record(_ source: Source, isNode: Bool, size: Size, edgeStart: Int32, edgeCount: Int32) -> LayoutRef {
+        records.append(Record(source: source, size: sanitized(size), edgeStart: edgeStart, edgeCount: edgeCount, isNode: isNode))
+        return LayoutRef(records.count - 1)
+    }
+
+    @usableFromInline
+    mutating func source(_ element: any LayoutElement) -> Source {
+        if let object = element as? any LayoutObject { return .object(UnownedObject(object)) }
+        elements.append(element)
+        return .element(Int32(truncatingIfNeeded: elements.count - 1))
+    }
+
     /// Records a layout without sublayouts.
     @inlinable
     public mutating func leaf(_ element: any LayoutElement, size: Size) -> LayoutRef {
-        let edgeStart = Int32(truncatingIfNeeded: edges.count)
-        records.append(Record(element: element, size: sanitized(size), edgeStart: edgeStart, edgeCount: 0))
-        return LayoutRef(records.count - 1)
+        record(source(element), isNode: element.isNode, size: size,
+               edgeStart: Int32(truncatingIfNeeded: edges.count), edgeCount: 0)
+    }
+
+    /// Records a layout without sublayouts for an element with identity (not retained while recorded).
+    @inlinable
+    public mutating func leaf(object: any LayoutObject, size: Size) -> LayoutRef {
+        record(.object(UnownedObject(object)), isNode: object.isNode, size: size,
+               edgeStart: Int32(truncatingIfNeeded: edges.count), edgeCount: 0)
     }
 
     /// Records a layout with one sublayout.
     @inlinable
     public mutating func layout(_ element: any LayoutElement, size: Size, sublayout: LayoutRef) -> LayoutRef {
-        let edgeStart = Int32(truncatingIfNeeded: edges.count)
         edges.append(sublayout.index)
-        records.append(Record(element: element, size: sanitized(size), edgeStart: edgeStart, edgeCount: 1))
-        return LayoutRef(records.count - 1)
+        return record(source(element), isNode: element.isNode, size: size,
+                      edgeStart: Int32(truncatingIfNeeded: edges.count - 1), edgeCount: 1)
+    }
+
+    /// Records a layout with one sublayout for an element with identity (not retained while recorded).
+    @inlinable
+    public mutating func layout(object: any LayoutObject, size: Size, sublayout: LayoutRef) -> LayoutRef {
+        edges.append(sublayout.index)
+        return record(.object(UnownedObject(object)), isNode: object.isNode, size: size,
+                      edgeStart: Int32(truncatingIfNeeded: edges.count - 1), edgeCount: 1)
     }
 
     /// Records a layout with two sublayouts, in this order.
-    @inlinable
     public mutating func layout(
         _ element: any LayoutElement, size: Size, sublayouts first: LayoutRef, _ second: LayoutRef
     ) -> LayoutRef {
-        let edgeStart = Int32(truncatingIfNeeded: edges.count)
         edges.append(first.index)
         edges.append(second.index)
-        records.append(Record(element: element, size: sanitized(size), edgeStart: edgeStart, edgeCount: 2))
-        return LayoutRef(records.count - 1)
+        return record(source(element), isNode: element.isNode, size: size,
+                      edgeStart: Int32(truncatingIfNeeded: edges.count - 2), edgeCount: 2)
     }
 
     /// Records a layout whose sublayouts are `sublayouts`, in order.
@@ -156,24 +221,35 @@ public struct LayoutBuilder: ~Copyable {
     ) -> LayoutRef {
         let edgeStart = Int32(truncatingIfNeeded: edges.count)
         for ref in sublayouts { edges.append(ref.index) }
-        records.append(
-            Record(element: element, size: sanitized(size), edgeStart: edgeStart,
-                   edgeCount: Int32(truncatingIfNeeded: sublayouts.count)))
-        return LayoutRef(records.count - 1)
+        return record(source(element), isNode: element.isNode, size: size, edgeStart: edgeStart,
+                      edgeCount: Int32(truncatingIfNeeded: sublayouts.count))
     }
 
-    /// Records a layout whose sublayouts are the last `count` references pushed with ``pushScratch(_:)``,
-    /// and pops them.
-    @usableFromInline
-    mutating func layout(_ element: any LayoutElement, size: Size, scratchFrom start: Int) -> LayoutRef {
+    /// Records the layout of spec `index` of `arena` with the given sublayouts (one, two, or the scratch
+    /// references from `start`, which are popped).
+    @inlinable
+    mutating func spec(_ arena: SpecArena, _ index: Int32, size: Size, sublayout: LayoutRef) -> LayoutRef {
+        edges.append(sublayout.index)
+        return record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
+                      edgeStart: Int32(truncatingIfNeeded: edges.count - 1), edgeCount: 1)
+    }
+
+    @inlinable
+    mutating func spec(_ arena: SpecArena, _ index: Int32, size: Size, sublayouts first: LayoutRef, _ second: LayoutRef) -> LayoutRef {
+        edges.append(first.index)
+        edges.append(second.index)
+        return record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
+                      edgeStart: Int32(truncatingIfNeeded: edges.count - 2), edgeCount: 2)
+    }
+
+    @inlinable
+    mutating func spec(_ arena: SpecArena, _ index: Int32, size: Size, scratchFrom start: Int) -> LayoutRef {
         let edgeStart = Int32(truncatingIfNeeded: edges.count)
         let count = scratch.count - start
         for i in start..<scratch.count { edges.append(scratch[i].index) }
         scratch.removeSubrange(start...)
-        records.append(
-            Record(element: element, size: sanitized(size), edgeStart: edgeStart,
-                   edgeCount: Int32(truncatingIfNeeded: count)))
-        return LayoutRef(records.count - 1)
+        return record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
+                      edgeStart: edgeStart, edgeCount: Int32(truncatingIfNeeded: count))
     }
 
     @usableFromInline
@@ -222,7 +298,26 @@ public struct LayoutBuilder: ~Copyable {
 
     /// The element a recorded layout belongs to.
     public func element(of ref: LayoutRef) -> any LayoutElement {
-        records[Int(ref.index)].element
+        element(records[Int(ref.index)].source)
+    }
+
+    /// The element of a source, as a value (a spec of an arena as a ``Spec``, which retains the arena).
+    @usableFromInline
+    func element(_ source: Source) -> any LayoutElement {
+        switch source {
+        case .spec(let arena, let index): return Spec(arena: arena.takeUnretainedValue(), index: index)
+        case .object(let unowned): return unowned.object
+        case .element(let index): return elements[Int(index)]
+        }
+    }
+
+    /// How an error path names sublayout `index` of a recorded layout.
+    func placeOfSublayout(_ source: Source, _ index: Int) -> String {
+        switch source {
+        case .spec(let arena, let spec): return arena.takeUnretainedValue().record(spec).kind.place(ofChild: index)
+        case .object(let unowned): return unowned.object.placeOfSublayout(index)
+        case .element(let element): return elements[Int(element)].placeOfSublayout(index)
+        }
     }
 
     // MARK: Style resolution

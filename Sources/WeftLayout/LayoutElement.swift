@@ -1,11 +1,11 @@
-/// Anything that can be laid out: a layout spec, a leaf such as ``Box``, or a node (next layer).
+/// Anything that can be laid out: a spec, a leaf such as ``Box``, or a node (next layer).
 ///
 /// Threading: every requirement MAY be called from any thread, concurrently with any other call. Specs are
-/// immutable; an element whose state can change (a node) publishes each state as an immutable snapshot.
+/// immutable values; an element whose state can change (a node) publishes each state as an immutable snapshot.
 ///
 /// An element lays itself out into a ``LayoutBuilder`` (an arena owned by the caller) and returns the
-/// reference of the layout it made. Specs call their children's `layout(_:parentSize:in:)`; leaves measure.
-public protocol LayoutElement: AnyObject, Sendable {
+/// reference of the layout it made. Specs lay their children out; leaves measure.
+public protocol LayoutElement: SpecPart, Sendable {
     /// How the element asks its parent to size and place it.
     var style: LayoutStyle { get }
 
@@ -54,13 +54,20 @@ extension LayoutElement {
         if let identifier { return "\(kindName) \"\(identifier)\"" }
         return kindName
     }
+
+    /// As a child of a spec, an element is referred to as it is (a node keeps its identity).
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        arena.appendElement(self)
+    }
 }
 
-/// The identity of an element, usable as a dictionary key.
-public struct ElementID: Hashable, Sendable {
-    public let id: ObjectIdentifier
+/// An element with identity (a node): layouts refer to it without retaining it while they are computed, and
+/// cycle checks compare it by identity.
+public protocol LayoutObject: AnyObject, LayoutElement {}
 
-    public init(_ element: any LayoutElement) {
-        id = ObjectIdentifier(element)
-    }
+/// Something a spec can hold as a child: an element, or a spec already in the same ``SpecBuilder``.
+public protocol SpecPart {
+    /// The reference to this part in `arena`, adding it there if it is not yet in it (an element is added as
+    /// an element; a value spec adds itself and its children as specs).
+    func specChild(in arena: SpecArena) -> SpecChild
 }

@@ -74,6 +74,12 @@ public struct LayoutStyle: Hashable, Sendable {
         }
     }
 
+    /// The default style (every property at Texture's default).
+    public static let `default` = LayoutStyle()
+
+    /// Whether this is the default style.
+    public var isDefault: Bool { self == LayoutStyle.default }
+
     /// Whether this style changes nothing about sizing: all six size dimensions are `auto`.
     @inlinable
     public var hasAutoSize: Bool {

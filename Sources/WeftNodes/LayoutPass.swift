@@ -16,7 +16,6 @@ public struct LayoutPass: Sendable {
         let size: Size
         /// The range the layout was computed for (to lay the spec out again for an error message).
         let range: SizeRange
-        let entries: [FlatEntry]
         let parent: Int
         /// For automatically managed nodes: the subnodes the pass expected and the ones it produces.
         let managed: Bool
@@ -78,14 +77,15 @@ public struct LayoutPass: Sendable {
         var sawChange = false
 
         mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int) throws(HierarchyError) {
-            let entries = entry.layout?.flattened() ?? []
+            // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames.
+            let sublayouts = entry.layout?.sublayouts
             let here = updates.count
             let managed = node.automaticallyManagesSubnodes
             var children: [Node] = []
-            if !entries.isEmpty {
-                if managed { children.reserveCapacity(entries.count) }
-                for flat in entries {
-                    guard let child = flat.element as? Node else { continue }
+            if let sublayouts, !sublayouts.isEmpty {
+                if managed { children.reserveCapacity(sublayouts.count) }
+                for sublayout in sublayouts {
+                    guard let child = sublayout.object as? Node else { continue }
                     if managed { children.append(child) }
                     placed.append((ObjectIdentifier(child), here))
                 }
@@ -93,14 +93,14 @@ public struct LayoutPass: Sendable {
             let old = managed ? node.subnodes : []
             updates.append(Update(
                 node: node, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
-                entries: entries,
                 parent: parent, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
                 diff: managed ? HierarchyDiff(from: old, to: children) : nil))
-            for flat in entries {
-                guard let child = flat.element as? Node else { continue }
+            guard let sublayouts else { return }
+            for sublayout in sublayouts {
+                guard let child = sublayout.object as? Node else { continue }
                 let childEntry: LayoutCache.Entry
                 do {
-                    let found = try child.entryForApplying(size: flat.frame.size, context: context)
+                    let found = try child.entryForApplying(size: sublayout.size, context: context)
                     childEntry = found.entry
                     if !found.wasCached { sawChange = true }
                 } catch {
@@ -132,7 +132,8 @@ public struct LayoutPass: Sendable {
             if let (a, b) = duplicate {
                 let first = updates[placed[a].update]
                 let second = updates[placed[b].update]
-                guard let child = first.entries.first(where: { ObjectIdentifier($0.element) == placed[a].node })?.element as? Node
+                guard let child = first.layout?.sublayouts.lazy.compactMap({ $0.object as? Node })
+                    .first(where: { ObjectIdentifier($0) == placed[a].node })
                 else { return }
                 let firstPlace = Self.place(of: child, in: first.node, range: first.range, scale: context.scale, occurrence: 0)
                 let secondPlace = Self.place(of: child, in: second.node, range: second.range, scale: context.scale,
@@ -145,7 +146,8 @@ public struct LayoutPass: Sendable {
         /// for `range` (the first or a later occurrence). Nodes cache flattened layouts, so this lays the spec
         /// out again: it only runs to word an error.
         static func place(of child: Node, in node: Node, range: SizeRange, scale: Double, occurrence: Int = 0) -> String {
-            let places = node.specLayout(range, scale: scale)?.flattenedWithPlaces().filter { $0.entry.element === child }.map(\.place) ?? []
+            let places = node.specLayout(range, scale: scale)?.flattenedWithPlaces()
+                .filter { ($0.entry.element as? Node) === child }.map(\.place) ?? []
             let place = occurrence < places.count ? places[occurrence] : places.last ?? "its layout spec"
             return "the layout of \(node.displayName) at \(place)"
         }
@@ -237,10 +239,10 @@ public struct LayoutPass: Sendable {
         // 5. Frames and applied layouts.
         for (i, update) in updates.enumerated() where !skip[i] {
             let node = update.node
-            for entry in update.entries {
-                guard let child = entry.element as? Node else { continue }
+            for sublayout in update.layout?.sublayouts ?? Layout.Sublayouts.empty {
+                guard let child = sublayout.object as? Node else { continue }
                 child.withState { state in
-                    if state.supernode === node { state.frame = entry.frame }
+                    if state.supernode === node { state.frame = sublayout.frame }
                 }
             }
             node.withState {

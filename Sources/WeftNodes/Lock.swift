@@ -115,3 +115,43 @@ package enum BuilderPool {
         pthread_setspecific(key, Unmanaged.passRetained(spare as AnyObject).toOpaque())
     }
 }
+
+/// Per-thread spare spec arenas, so that a node's `layoutSpecThatFits` builds into an arena that is already
+/// grown: nothing is allocated for specs in the steady state. Nested layouts (a node inside a node's spec)
+/// take the next spare; arenas go back empty.
+package enum SpecArenaPool {
+    private final class Spares {
+        var arenas: [SpecArena] = []
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    private static var spares: Spares {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Spares>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let spares = Spares()
+        pthread_setspecific(key, Unmanaged.passRetained(spares as AnyObject).toOpaque())
+        return spares
+    }
+
+    package static func take() -> SpecArena {
+        spares.arenas.popLast() ?? SpecArena()
+    }
+
+    /// Puts `arena` back empty, unless something still refers to it (a spec value that escaped the call).
+    package static func give(_ arena: SpecArena) {
+        var arena = arena
+        guard isKnownUniquelyReferenced(&arena) else { return }
+        arena.reset()
+        let spares = self.spares
+        if spares.arenas.count < 8 { spares.arenas.append(arena) }
+    }
+}

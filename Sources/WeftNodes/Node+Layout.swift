@@ -6,7 +6,7 @@ extension Node {
     /// gets one layout of the node's size. MAY run on any thread.
     public func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         let entry = try cachedOrComputedLayout(range, parentSize: parentSize, in: &builder)
-        return builder.leaf(self, size: entry.size)
+        return builder.leaf(object: self, size: entry.size)
     }
 
     /// The node's own layout for `range`: the node at the root and, as its sublayouts, the nodes of its
@@ -18,7 +18,7 @@ extension Node {
         let entry = try rootEntry(range, context: context)
         if let layout = entry.layout { return layout.attaching(self) }
         var builder = BuilderPool.take(scale: context.scale)
-        let layout = builder.finish(builder.leaf(self, size: entry.size))
+        let layout = builder.finish(builder.leaf(object: self, size: entry.size))
         BuilderPool.give(builder)
         return layout
     }
@@ -82,20 +82,24 @@ extension Node {
         let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
         let entry: LayoutCache.Entry
         builder.counters.specCalls += 1
-        if let spec = layoutSpecThatFits(resolved) {
+        let arena = SpecArenaPool.take()
+        defer { SpecArenaPool.give(arena) }
+        var specs = SpecBuilder(arena: arena)
+        if let spec = layoutSpecThatFits(resolved, in: &specs) {
             try builder.enter(self)
             defer { builder.leave(self) }
+            let root = spec.specChild(in: arena)
             let mark = builder.mark
             let specRef: LayoutRef
             do {
-                specRef = try spec.layout(resolved, parentSize: resolved.max, in: &builder)
+                specRef = try builder.layoutSpecChild(arena, root, resolved, parentSize: resolved.max)
             } catch {
                 throw error.within("layoutSpec")
             }
             let size = builder.size(of: specRef)
             // Cache what Texture caches: the node and its flattened subnodes, not the spec (which can go now),
             // and not the node itself (detached: a layout that held the node would keep it alive forever).
-            let layout = builder.finishFlattened(builder.layout(self, size: size, sublayout: specRef)).detached
+            let layout = builder.finishFlattened(builder.layout(object: self, size: size, sublayout: specRef)).detached
             builder.rewind(to: mark)
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
         } else {
@@ -114,9 +118,12 @@ extension Node {
     /// The node's full layout for `range` (already narrowed by its style): the node at the root and its spec's
     /// whole layout below, laid out afresh (not cached). For error messages and debugging.
     func specLayout(_ range: SizeRange, scale: Double) -> Layout? {
-        guard let spec = layoutSpecThatFits(range) else { return nil }
+        // A new arena, which the layout keeps (its specs are part of it).
+        var specs = SpecBuilder()
+        guard let spec = layoutSpecThatFits(range, in: &specs) else { return nil }
         var builder = LayoutBuilder(scale: scale)
-        guard let specRef = try? spec.layout(range, parentSize: range.max, in: &builder) else { return nil }
-        return builder.finish(builder.layout(self, size: builder.size(of: specRef), sublayout: specRef))
+        let root = spec.specChild(in: specs.arena)
+        guard let specRef = try? builder.layoutSpecChild(specs.arena, root, range, parentSize: range.max) else { return nil }
+        return builder.finish(builder.layout(object: self, size: builder.size(of: specRef), sublayout: specRef))
     }
 }

@@ -1,7 +1,8 @@
 import WeftLayout
 
-/// Returns a node's layout spec for a size range (Texture's `layoutSpecBlock`).
-public typealias LayoutSpecBlock = @Sendable (Node, SizeRange) -> any LayoutElement
+/// Returns a node's layout spec for a size range (Texture's `layoutSpecBlock`), built in the given builder or
+/// as a value spec.
+public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder) -> (any SpecPart)?
 
 /// A node: an element with identity, a cached layout, and a place in a hierarchy of subnodes.
 ///
@@ -20,7 +21,7 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange) -> any LayoutElem
 ///   hierarchy MAY happen anywhere.
 /// - No lock is held while user code (``layoutSpecThatFits(_:)``, ``calculateSizeThatFits(_:)``), another node
 ///   or the layout algorithm runs: each node's state sits behind one lock, touched in short sections only.
-open class Node: LayoutElement, @unchecked Sendable {
+open class Node: LayoutObject, @unchecked Sendable {
     // @unchecked: all mutable state is in `state`, accessed only while holding `lock`.
 
     struct State {
@@ -144,12 +145,16 @@ open class Node: LayoutElement, @unchecked Sendable {
 
     /// The node's layout spec for `range` (already narrowed by the node's style), or nil for a leaf.
     ///
+    /// Build the spec in `specs` (``SpecBuilder``: nothing is allocated, the arena is reused) and return its
+    /// root, or return a value spec (``StackSpec``...) or a single element. Build a new spec on every call, as
+    /// in Texture; the references the builder hands out are valid during this call only.
+    ///
     /// The default returns ``layoutSpecBlock``'s spec, or nil. Called without any lock held, on whatever
     /// thread computes the layout; it MAY run on several threads at once, so it must only read state that is
     /// safe to read concurrently.
-    open func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    open func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         guard let block = layoutSpecBlock else { return nil }
-        return block(self, range)
+        return block(self, range, &specs)
     }
 
     /// A leaf's size for `constrainedSize` (the max of its range; dimensions may be infinite).

@@ -50,9 +50,13 @@ public final class TransitionContext: @unchecked Sendable {
         self.onComplete = onComplete
         applyQueue = node.context.applyQueue
         var initial: [ObjectIdentifier: Rect] = [:]
-        for entry in fromLayout?.flattened() ?? [] { initial[ObjectIdentifier(entry.element)] = entry.frame }
+        for entry in fromLayout?.flattened() ?? [] {
+            if let object = entry.element as? Node { initial[ObjectIdentifier(object)] = entry.frame }
+        }
         var final: [ObjectIdentifier: Rect] = [:]
-        for entry in toLayout.flattened() { final[ObjectIdentifier(entry.element)] = entry.frame }
+        for entry in toLayout.flattened() {
+            if let object = entry.element as? Node { final[ObjectIdentifier(object)] = entry.frame }
+        }
         initialFrames = initial
         finalFrames = final
     }

@@ -92,36 +92,36 @@ public final class PhotoCellNode: CellNode, @unchecked Sendable {
         setNeedsLayout()
     }
 
-    public override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    public override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         let h = Self.horizontalBuffer
         let v = Self.verticalBuffer
-        let nameChildren: [any LayoutElement] = locationNode.text != nil ? [usernameNode, locationNode] : [usernameNode]
-        let headerSubStack = StackSpec(
+        let nameChildren: [any SpecPart] = locationNode.text != nil ? [usernameNode, locationNode] : [usernameNode]
+        let headerSubStack = specs.stack(
             StackOptions(direction: .vertical), children: nameChildren, style: LayoutStyle(flexShrink: 1))
 
         let avatarSide = Self.userImageHeight
-        let avatar: any LayoutElement = avatarNode.image != nil
-            ? avatarNode : Spacer(style: LayoutStyle(preferredSize: Size(avatarSide, avatarSide)))
-        let spacer = Spacer(style: LayoutStyle(flexGrow: 1))
-        let avatarInset = InsetSpec(insets: EdgeInsets(top: h, left: 0, bottom: h, right: h), child: avatar)
-        let headerStack = StackSpec(
+        let avatar: any SpecPart = avatarNode.image != nil
+            ? avatarNode : specs.spacer(style: LayoutStyle(preferredSize: Size(avatarSide, avatarSide)))
+        let spacer = specs.spacer(style: LayoutStyle(flexGrow: 1))
+        let avatarInset = specs.inset(EdgeInsets(top: h, left: 0, bottom: h, right: h), avatar)
+        let headerStack = specs.stack(
             StackOptions(direction: .horizontal, justifyContent: .start, alignItems: .center),
             children: [avatarInset, headerSubStack, spacer])
-        let headerWithInset = InsetSpec(insets: EdgeInsets(top: 0, left: h, bottom: 0, right: h), child: headerStack)
+        let headerWithInset = specs.inset(EdgeInsets(top: 0, left: h, bottom: 0, right: h), headerStack)
 
-        let footerWithInset = InsetSpec(insets: EdgeInsets(top: v, left: h, bottom: v, right: h), child: commentsNode)
+        let footerWithInset = specs.inset(EdgeInsets(top: v, left: h, bottom: v, right: h), commentsNode)
 
         let cellWidth = range.max.width
         let photoSize = Size(cellWidth, cellWidth)
-        let photo: any LayoutElement
+        let photo: any SpecPart
         if photoNode.image != nil {
             photoNode.style = LayoutStyle(preferredSize: photoSize)
             photo = photoNode
         } else {
-            photo = Spacer(style: LayoutStyle(preferredSize: photoSize))
+            photo = specs.spacer(style: LayoutStyle(preferredSize: photoSize))
         }
 
-        return StackSpec(
+        return specs.stack(
             StackOptions(direction: .vertical, alignItems: .stretch),
             children: [headerWithInset, photo, footerWithInset])
     }

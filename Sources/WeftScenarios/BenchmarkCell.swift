@@ -13,29 +13,33 @@ public enum BenchmarkCell {
     /// The size the cell must come out at.
     public static let expectedSize = Size(375, 511)
 
-    /// The cell as a bare spec tree over boxes with preferred sizes.
-    public static func specTree() -> StackSpec {
-        spec(avatar: Box(style: LayoutStyle(preferredSize: Size(44, 44))),
-             username: Box(style: LayoutStyle(preferredSize: Size(120, 17))),
-             location: Box(style: LayoutStyle(preferredSize: Size(90, 15))),
-             photo: Box(style: LayoutStyle(preferredSize: Size(375, 375))),
-             comments: Box(style: LayoutStyle(preferredSize: Size(359, 60))))
+    /// The cell as a bare spec tree over boxes with preferred sizes: one finished arena (13 specs).
+    public static func specTree() -> Spec {
+        var specs = SpecBuilder()
+        let root = spec(
+            in: specs,
+            avatar: specs.box(style: LayoutStyle(preferredSize: Size(44, 44))),
+            username: specs.box(style: LayoutStyle(preferredSize: Size(120, 17))),
+            location: specs.box(style: LayoutStyle(preferredSize: Size(90, 15))),
+            photo: specs.box(style: LayoutStyle(preferredSize: Size(375, 375))),
+            comments: specs.box(style: LayoutStyle(preferredSize: Size(359, 60))))
+        return specs.finish(root)
     }
 
-    /// The spec over the given leaves.
+    /// The spec over the given leaves, built in `specs`.
     public static func spec(
-        avatar: any LayoutElement, username: any LayoutElement, location: any LayoutElement,
-        photo: any LayoutElement, comments: any LayoutElement
-    ) -> StackSpec {
-        let substack = StackSpec(StackOptions(direction: .vertical), children: [username, location],
-                                 style: LayoutStyle(flexShrink: 1))
-        let avatarInset = InsetSpec(insets: EdgeInsets(top: 8, left: 0, bottom: 8, right: 8), child: avatar)
-        let header = StackSpec(StackOptions(direction: .horizontal, alignItems: .center),
-                               children: [avatarInset, substack, Spacer(style: LayoutStyle(flexGrow: 1))])
-        return StackSpec(StackOptions(direction: .vertical, alignItems: .stretch), children: [
-            InsetSpec(insets: EdgeInsets(top: 0, left: 8, bottom: 0, right: 8), child: header),
+        in specs: SpecBuilder, avatar: some SpecPart, username: some SpecPart, location: some SpecPart,
+        photo: some SpecPart, comments: some SpecPart
+    ) -> SpecRef {
+        let substack = specs.stack(StackOptions(direction: .vertical), children: [username, location],
+                                   style: LayoutStyle(flexShrink: 1))
+        let avatarInset = specs.inset(EdgeInsets(top: 8, left: 0, bottom: 8, right: 8), avatar)
+        let header = specs.stack(StackOptions(direction: .horizontal, alignItems: .center),
+                                 children: [avatarInset, substack, specs.spacer(style: LayoutStyle(flexGrow: 1))])
+        return specs.stack(StackOptions(direction: .vertical, alignItems: .stretch), children: [
+            specs.inset(EdgeInsets(top: 0, left: 8, bottom: 0, right: 8), header),
             photo,
-            InsetSpec(insets: EdgeInsets(all: 8), child: comments),
+            specs.inset(EdgeInsets(all: 8), comments),
         ])
     }
 
@@ -89,7 +93,7 @@ public final class BenchmarkCellNode: CellNode, @unchecked Sendable {
         super.init()
     }
 
-    public override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
-        BenchmarkCell.spec(avatar: avatar, username: username, location: location, photo: photo, comments: comments)
+    public override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
+        BenchmarkCell.spec(in: specs, avatar: avatar, username: username, location: location, photo: photo, comments: comments)
     }
 }

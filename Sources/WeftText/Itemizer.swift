@@ -68,7 +68,7 @@ struct Itemizer {
         var segments: [Segment] = []
         var run = 0
         var bidiEnd = 0
-        var level: UBiDiLevel = 0
+        var level: UInt8 = 0
         var lastScript = firstScript()
         var i = 0
         while i < count {

@@ -28,9 +28,9 @@ enum Shaper {
         if segments == nil {
             var bidi: OpaquePointer?
             if scan.mayHaveRightToLeft {
-                var status = U_ZERO_ERROR
+                var status: Int32 = 0
                 weft_bidi_set_paragraph(scratch.bidi, units.baseAddress, Int32(units.count), &status)
-                guard status.rawValue <= U_ZERO_ERROR.rawValue else { throw TextAnalysis.icuFailure("bidi levels", status) }
+                guard status <= 0 else { throw TextAnalysis.icuFailure("bidi levels", status) }
                 bidi = scratch.bidi
             }
             segments = itemizer.segments(bidi: bidi)

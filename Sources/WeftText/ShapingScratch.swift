@@ -55,18 +55,18 @@ final class ShapingScratch {
     }
 
     private static func make() throws(TextError) -> ShapingScratch {
-        var status = U_ZERO_ERROR
+        var status: Int32 = 0
         let lineBreaks = weft_break_open(1, &status)
         let graphemes = weft_break_open(0, &status)
         let bidi = weft_bidi_open()
         let buffer = hb_buffer_create()
-        guard status.rawValue <= U_ZERO_ERROR.rawValue, let lineBreaks, let graphemes, let bidi, let buffer,
+        guard status <= 0, let lineBreaks, let graphemes, let bidi, let buffer,
               hb_buffer_allocation_successful(buffer) != 0 else {
             if let lineBreaks { weft_break_close(lineBreaks) }
             if let graphemes { weft_break_close(graphemes) }
             if let bidi { weft_bidi_close(bidi) }
             hb_buffer_destroy(buffer)
-            throw TextError("ICU or HarfBuzz could not start (ICU status \(status.rawValue))", kind: .font)
+            throw TextError("ICU or HarfBuzz could not start (ICU status \(status))", kind: .font)
         }
         return ShapingScratch(buffer: buffer, lineBreaks: lineBreaks, graphemes: graphemes, bidi: bidi)
     }

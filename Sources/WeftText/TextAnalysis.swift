@@ -122,9 +122,9 @@ enum TextAnalysis {
             }
             return
         }
-        var status = U_ZERO_ERROR
+        var status: Int32 = 0
         weft_break_set_text(scratch.graphemes, units.baseAddress, Int32(count), &status)
-        guard status.rawValue <= U_ZERO_ERROR.rawValue else { throw icuFailure("grapheme clusters", status) }
+        guard status <= 0 else { throw icuFailure("grapheme clusters", status) }
         var boundary = weft_break_first(scratch.graphemes)
         while boundary >= 0 && Int(boundary) < count {
             scan.flags[Int(boundary)] |= UnitFlags.graphemeStart
@@ -138,9 +138,9 @@ enum TextAnalysis {
                            scratch: ShapingScratch) throws(TextError) -> [BreakOpportunity] {
         let count = units.count
         guard count > 0 else { return [] }
-        var status = U_ZERO_ERROR
+        var status: Int32 = 0
         weft_break_set_text(scratch.lineBreaks, units.baseAddress, Int32(count), &status)
-        guard status.rawValue <= U_ZERO_ERROR.rawValue else { throw icuFailure("line breaks", status) }
+        guard status <= 0 else { throw icuFailure("line breaks", status) }
         var breaks: [BreakOpportunity] = []
         breaks.reserveCapacity(count / 5 + 1)
         var previous = 0
@@ -176,7 +176,7 @@ enum TextAnalysis {
         }
     }
 
-    static func icuFailure(_ what: String, _ status: UErrorCode) -> TextError {
-        TextError("ICU could not find the \(what) (ICU status \(status.rawValue))", path: "string", kind: .invalid)
+    static func icuFailure(_ what: String, _ status: Int32) -> TextError {
+        TextError("ICU could not find the \(what) (ICU status \(status))", path: "string", kind: .invalid)
     }
 }

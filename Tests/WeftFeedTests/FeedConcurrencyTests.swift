@@ -25,7 +25,7 @@ final class GrowingCell: CellNode, @unchecked Sendable {
 
     var height: Double { Double(10 + value % 50) + extra }
 
-    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         StackSpec.vertical(children: [Box(size: Size(10, height))])
     }
 }

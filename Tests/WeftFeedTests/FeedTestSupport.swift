@@ -22,7 +22,7 @@ final class ValueCell: CellNode, @unchecked Sendable {
     var events: [String] { log.withLock { $0 } }
     var laidOutOnApplyQueue: Bool { onApplyQueue.withLock { $0 } }
 
-    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         if ApplyQueue.main.isCurrent { onApplyQueue.withLock { $0 = true } }
         return StackSpec.vertical(children: [Box(size: Size(10, Self.height(value)))])
     }

@@ -18,7 +18,7 @@ final class StressCell: Node, @unchecked Sendable {
 
     func setMask(_ value: UInt8) { mask.withLock { $0 = value } }
 
-    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         let bits = mask.withLock { $0 }
         let shown = leaves.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element)
         let row = StackSpec.horizontal(spacing: 2, children: Array(shown.prefix(3)))
@@ -88,7 +88,7 @@ struct ConcurrencyStressTests {
             cell.invalidateLayout()
             let fresh = try LayoutPass.compute(root: cell, range: range)
             let expected = fresh.rootLayout.flattened()
-            #expect(applied.map(ObjectIdentifier.init) == expected.map { ObjectIdentifier($0.element) },
+            #expect(applied.map(ObjectIdentifier.init) == expected.map { $0.object.map(ObjectIdentifier.init) },
                     "\(cell.displayName): subnodes \(names(applied)) != fresh \(expected.map { $0.element.identifier ?? "?" })")
             #expect(appliedFrames == expected.map(\.frame), "\(cell.displayName): frames differ from a fresh layout")
             for node in applied { #expect(node.supernode === cell) }

@@ -24,10 +24,10 @@ struct NodeLayoutTests {
         let b = CountingLeaf("b", size: Size(60, 30))
         let node = ComposedNode("row") { _ in StackSpec.horizontal(spacing: 5, alignItems: .end, children: [a, b]) }
         let layout = try node.layoutThatFits(SizeRange(min: .zero, max: Size(200, 200)))
-        #expect(layout.element === node)
+        #expect(layout.object === node)
         #expect(layout.size == Size(105, 30))
         let flat = layout.flattened()
-        #expect(flat.map { $0.element === a || $0.element === b } == [true, true])
+        #expect(flat.map { $0.object === a || $0.object === b } == [true, true])
         // alignItems end: a sits at 30 - 10 = 20; b after 40 + 5.
         #expect(flat[0].frame == Rect(x: 0, y: 20, width: 40, height: 10))
         #expect(flat[1].frame == Rect(x: 45, y: 0, width: 60, height: 30))

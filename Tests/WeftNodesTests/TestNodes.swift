@@ -60,7 +60,7 @@ final class ComposedNode: Node, @unchecked Sendable {
 
     var specCalls: Int { content.withLock { $0.specCalls } }
 
-    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         let (build, gate) = content.withLock { c -> (@Sendable (SizeRange) -> any LayoutElement, DispatchSemaphore?) in
             c.specCalls += 1
             defer { c.gate = nil }

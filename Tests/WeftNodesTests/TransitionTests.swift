@@ -23,7 +23,7 @@ final class ManualTransitionNode: Node, @unchecked Sendable {
 
     var pending: [TransitionContext] { contexts.withLock { $0 } }
 
-    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         StackSpec.horizontal(children: showB.withLock { $0 } ? [b] : [a])
     }
 

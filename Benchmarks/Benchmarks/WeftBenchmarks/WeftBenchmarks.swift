@@ -159,10 +159,12 @@ final class TogglingCell: CellNode, @unchecked Sendable {
         setNeedsLayout()  // no constrained range: only bumps the version, the benchmark runs the pass itself
     }
 
-    override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+    override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
         let full = shown.load(ordering: .relaxed)
+        let location: any SpecPart = full ? base.location : specs.spacer()
+        let comments: any SpecPart = full ? base.comments : specs.spacer()
         return BenchmarkCell.spec(
-            avatar: base.avatar, username: base.username, location: full ? base.location : Spacer(),
-            photo: base.photo, comments: full ? base.comments : Spacer())
+            in: specs, avatar: base.avatar, username: base.username, location: location,
+            photo: base.photo, comments: comments)
     }
 }

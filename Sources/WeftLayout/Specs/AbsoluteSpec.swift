@@ -7,7 +7,7 @@
 /// - Sizing `.default`: the spec fills the range's max on each axis where it is a valid size. `.sizeToFit`
 ///   (and any axis whose max is infinite or too large to be a size): the spec is the range's min grown to
 ///   reach every child's far edge. The result is clamped into the range.
-public final class AbsoluteSpec: LayoutSpec, @unchecked Sendable {
+public struct AbsoluteSpec: ValueSpec {
     /// Whether the spec fills its range or fits its children.
     public enum Sizing: String, Hashable, Sendable, CaseIterable {
         case `default`, sizeToFit
@@ -15,27 +15,41 @@ public final class AbsoluteSpec: LayoutSpec, @unchecked Sendable {
 
     public let sizing: Sizing
     public let children: [any LayoutElement]
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(sizing: Sizing = .default, children: [any LayoutElement], style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
         self.sizing = sizing
         self.children = children
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "absolute" }
-    public override var childElements: [any LayoutElement] { children }
+    public var kindName: String { "absolute" }
+    public var childElements: [any LayoutElement] { children }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        let range = try builder.resolve(style, range: range, parentSize: parentSize)
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(.absolute(sizing), style: style, identifier: identifier, parts: children))
+    }
+}
+
+extension LayoutBuilder {
+    mutating func layoutAbsolute(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ sizing: AbsoluteSpec.Sizing, _ range: SizeRange,
+        parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        try arena.validateStyle(of: record)
+        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
         var size = range.max.definedParentSize
         let fitWidth = sizing == .sizeToFit || size.width.isNaN
         let fitHeight = sizing == .sizeToFit || size.height.isNaN
         var reach = range.min
-        let start = builder.scratch.count
-        for (i, child) in children.enumerated() {
-            let childStyle = child.style
+        let start = scratch.count
+        for i in 0..<Int(record.childCount) {
+            let child = arena.child(record, i)
+            let childStyle: LayoutStyle
             do {
-                try childStyle.validate()
+                childStyle = try arena.checkedStyle(of: child)
             } catch {
                 throw error.within("children[\(i)]")
             }
@@ -44,15 +58,15 @@ public final class AbsoluteSpec: LayoutSpec, @unchecked Sendable {
                 min: .zero,
                 max: Size(width: range.max.width - position.x, height: range.max.height - position.y))
             let childRange = childStyle.resolvedRange(parentSize: size, auto: autoRange)
-            let ref = try layoutChild(child, childRange, parentSize: size, in: &builder, place: "children[\(i)]")
-            builder.setPosition(ref, position)
-            let childSize = builder.size(of: ref)
+            let ref = try layoutChild(arena, child, childRange, parentSize: size, place: "children[\(i)]")
+            setPosition(ref, position)
+            let childSize = self.size(of: ref)
             reach.width = max(reach.width, position.x + childSize.width)
             reach.height = max(reach.height, position.y + childSize.height)
-            builder.pushScratch(ref)
+            pushScratch(ref)
         }
         if fitWidth { size.width = reach.width }
         if fitHeight { size.height = reach.height }
-        return builder.layout(self, size: range.clamp(size), scratchFrom: start)
+        return spec(arena, index, size: range.clamp(size), scratchFrom: start)
     }
 }

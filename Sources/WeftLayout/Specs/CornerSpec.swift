@@ -6,7 +6,7 @@
 /// - Without `wrapsCorner` the spec is the child's size and the corner may stick out. With it, the spec is
 ///   the union of both frames clamped into the range, and both are shifted so that the union starts at the
 ///   origin.
-public final class CornerSpec: LayoutSpec, @unchecked Sendable {
+public struct CornerSpec: ValueSpec {
     /// Which corner of the child the corner element sits on.
     public enum Location: String, Hashable, Sendable, CaseIterable {
         case topLeft, topRight, bottomLeft, bottomRight
@@ -17,6 +17,8 @@ public final class CornerSpec: LayoutSpec, @unchecked Sendable {
     public let location: Location
     public let offset: Point
     public let wrapsCorner: Bool
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(
         child: any LayoutElement, corner: any LayoutElement, location: Location,
@@ -27,24 +29,37 @@ public final class CornerSpec: LayoutSpec, @unchecked Sendable {
         self.location = location
         self.offset = offset
         self.wrapsCorner = wrapsCorner
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "corner" }
-    public override var childElements: [any LayoutElement] { [child, corner] }
-    public override func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "corner" }
+    public var kindName: String { "corner" }
+    public var childElements: [any LayoutElement] { [child, corner] }
+    public func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "corner" }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(
+            .corner(location, offset, wrapsCorner), style: style, identifier: identifier, first: child, second: corner))
+    }
+}
+
+extension LayoutBuilder {
+    mutating func layoutCorner(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ location: CornerSpec.Location, _ offset: Point,
+        _ wrapsCorner: Bool, _ range: SizeRange, parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
         guard offset.x.isFinite && offset.y.isFinite else {
             throw LayoutError("expected finite numbers, got \(offset)", path: "offset")
         }
-        let range = try builder.resolve(style, range: range, parentSize: parentSize)
+        try arena.validateStyle(of: record)
+        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
         let ownSize = range.max.definedParentSize
-        let childRef = try layoutChild(child, range, parentSize: ownSize, in: &builder, place: "child")
-        let cornerRef = try layoutChild(corner, range, parentSize: ownSize, in: &builder, place: "corner")
-        var childFrame = Rect(origin: .zero, size: builder.size(of: childRef))
-        let cornerSize = builder.size(of: cornerRef)
-        var cornerFrame = Rect(origin: cornerOrigin(in: childFrame.size, cornerSize: cornerSize), size: cornerSize)
+        let childRef = try layoutChild(arena, arena.child(record, 0), range, parentSize: ownSize, place: "child")
+        let cornerRef = try layoutChild(arena, arena.child(record, 1), range, parentSize: ownSize, place: "corner")
+        var childFrame = Rect(origin: .zero, size: size(of: childRef))
+        let cornerSize = size(of: cornerRef)
+        var cornerFrame = Rect(
+            origin: Self.cornerOrigin(location, offset, in: childFrame.size, cornerSize: cornerSize), size: cornerSize)
 
         var frame = childFrame
         if wrapsCorner {
@@ -55,12 +70,12 @@ public final class CornerSpec: LayoutSpec, @unchecked Sendable {
         cornerFrame.origin.x -= frame.origin.x
         childFrame.origin.y -= frame.origin.y
         cornerFrame.origin.y -= frame.origin.y
-        builder.setPosition(childRef, childFrame.origin)
-        builder.setPosition(cornerRef, cornerFrame.origin)
-        return builder.layout(self, size: frame.size, sublayouts: childRef, cornerRef)
+        setPosition(childRef, childFrame.origin)
+        setPosition(cornerRef, cornerFrame.origin)
+        return spec(arena, index, size: frame.size, sublayouts: childRef, cornerRef)
     }
 
-    private func cornerOrigin(in base: Size, cornerSize: Size) -> Point {
+    static func cornerOrigin(_ location: CornerSpec.Location, _ offset: Point, in base: Size, cornerSize: Size) -> Point {
         let x: Double
         let y: Double
         switch location {

@@ -11,23 +11,34 @@
 /// - An infinite inset on an axis whose max is also infinite, or too large to be a size (``Size/isValid``,
 ///   such as `CGFLOAT_MAX`), would give an invalid size and a position out of range: that is refused with an
 ///   error naming the inset (Texture asserts there and uses a zero size in release builds).
-public final class InsetSpec: LayoutSpec, @unchecked Sendable {
+public struct InsetSpec: ValueSpec {
     public let insets: EdgeInsets
     public let child: any LayoutElement
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(insets: EdgeInsets, child: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
         self.insets = insets
         self.child = child
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "inset" }
-    public override var childElements: [any LayoutElement] { [child] }
-    public override func placeOfSublayout(_ index: Int) -> String { "child" }
+    public var kindName: String { "inset" }
+    public var childElements: [any LayoutElement] { [child] }
+    public func placeOfSublayout(_ index: Int) -> String { "child" }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        try style.validate()
-        try validateInsets()
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(.inset(insets), style: style, identifier: identifier, child: child))
+    }
+}
+
+extension LayoutBuilder {
+    mutating func layoutInset(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ insets: EdgeInsets, _ range: SizeRange, parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        try arena.validateStyle(of: record)
+        try Self.validate(insets)
         if !Size.isValid(range.max.width),
            let side = insets.left.isInfinite ? "left" : insets.right.isInfinite ? "right" : nil {
             throw LayoutError(
@@ -48,22 +59,22 @@ public final class InsetSpec: LayoutSpec, @unchecked Sendable {
             min: Size(width: max(0, minWidth - insetsX), height: max(0, minHeight - insetsY)),
             max: Size(width: max(0, range.max.width - insetsX), height: max(0, range.max.height - insetsY)))
         let childParent = Size(width: max(0, parentSize.width - insetsX), height: max(0, parentSize.height - insetsY))
-        let ref = try layoutChild(child, childRange, parentSize: childParent, in: &builder, place: "child")
-        let childSize = builder.size(of: ref)
+        let ref = try layoutChild(arena, arena.child(record, 0), childRange, parentSize: childParent, place: "child")
+        let childSize = size(of: ref)
 
         let size = range.clamp(Size(
             width: finite(childSize.width + insets.left + insets.right, else: range.max.width),
             height: finite(childSize.height + insets.top + insets.bottom, else: range.max.height)))
-        let grid = builder.grid
         let x = finite(insets.left, else: range.max.width
             - (finite(insets.right, else: grid.round((range.max.width - childSize.width) / 2)) + childSize.width))
         let y = finite(insets.top, else: range.max.height
             - (finite(insets.bottom, else: grid.round((range.max.height - childSize.height) / 2)) + childSize.height))
-        builder.setPosition(ref, Point(x: x, y: y))
-        return builder.layout(self, size: size, sublayout: ref)
+        setPosition(ref, Point(x: x, y: y))
+        return spec(arena, index, size: size, sublayout: ref)
     }
 
-    private func validateInsets() throws(LayoutError) {
+    /// Insets must be numbers or +infinity.
+    static func validate(_ insets: EdgeInsets) throws(LayoutError) {
         func bad(_ value: Double) -> Bool { value.isNaN || value == -.infinity }
         guard bad(insets.top) || bad(insets.left) || bad(insets.bottom) || bad(insets.right) else { return }
         for (name, value) in [("top", insets.top), ("left", insets.left), ("bottom", insets.bottom), ("right", insets.right)]
@@ -73,12 +84,10 @@ public final class InsetSpec: LayoutSpec, @unchecked Sendable {
     }
 }
 
-@inlinable
 func finite(_ value: Double, else substitute: Double) -> Double {
     value.isInfinite ? substitute : value
 }
 
-@inlinable
 func finiteOrZero(_ value: Double) -> Double {
     value.isInfinite ? 0 : value
 }

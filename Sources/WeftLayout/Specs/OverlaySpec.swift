@@ -4,26 +4,25 @@
 /// - The overlay is laid out in exactly the child's size, with the child's size as its parent size.
 /// - Both sit at the origin; the overlay comes after the child, so it is above it.
 /// - Like Texture, the spec's own style sizes are not applied to its range.
-public final class OverlaySpec: LayoutSpec, @unchecked Sendable {
+public struct OverlaySpec: ValueSpec {
     public let child: any LayoutElement
     public let overlay: any LayoutElement
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(child: any LayoutElement, overlay: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
         self.child = child
         self.overlay = overlay
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "overlay" }
-    public override var childElements: [any LayoutElement] { [child, overlay] }
-    public override func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "overlay" }
+    public var kindName: String { "overlay" }
+    public var childElements: [any LayoutElement] { [child, overlay] }
+    public func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "overlay" }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        try style.validate()
-        let content = try layoutChild(child, range, parentSize: parentSize, in: &builder, place: "child")
-        let size = builder.size(of: content)
-        let top = try layoutChild(overlay, SizeRange(exactly: size), parentSize: size, in: &builder, place: "overlay")
-        return builder.layout(self, size: size, sublayouts: content, top)
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(.overlay, style: style, identifier: identifier, first: child, second: overlay))
     }
 }
 
@@ -34,25 +33,49 @@ public final class OverlaySpec: LayoutSpec, @unchecked Sendable {
 ///   (Texture's choice, unlike the overlay's).
 /// - Both sit at the origin; the background comes first, so it is below the child.
 /// - Like Texture, the spec's own style sizes are not applied to its range.
-public final class BackgroundSpec: LayoutSpec, @unchecked Sendable {
+public struct BackgroundSpec: ValueSpec {
     public let child: any LayoutElement
     public let background: any LayoutElement
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(child: any LayoutElement, background: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
         self.child = child
         self.background = background
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "background" }
-    public override var childElements: [any LayoutElement] { [background, child] }
-    public override func placeOfSublayout(_ index: Int) -> String { index == 0 ? "background" : "child" }
+    public var kindName: String { "background" }
+    public var childElements: [any LayoutElement] { [background, child] }
+    public func placeOfSublayout(_ index: Int) -> String { index == 0 ? "background" : "child" }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        try style.validate()
-        let content = try layoutChild(child, range, parentSize: parentSize, in: &builder, place: "child")
-        let size = builder.size(of: content)
-        let back = try layoutChild(background, SizeRange(exactly: size), parentSize: parentSize, in: &builder, place: "background")
-        return builder.layout(self, size: size, sublayouts: back, content)
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(.background, style: style, identifier: identifier, first: background, second: child))
+    }
+}
+
+extension LayoutBuilder {
+    /// Children in the arena: the child, then the overlay.
+    mutating func layoutOverlay(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ range: SizeRange, parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        try arena.validateStyle(of: record)
+        let content = try layoutChild(arena, arena.child(record, 0), range, parentSize: parentSize, place: "child")
+        let size = size(of: content)
+        let top = try layoutChild(arena, arena.child(record, 1), SizeRange(exactly: size), parentSize: size, place: "overlay")
+        return spec(arena, index, size: size, sublayouts: content, top)
+    }
+
+    /// Children in the arena: the background, then the child (the order of their layouts).
+    mutating func layoutBackground(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ range: SizeRange, parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        try arena.validateStyle(of: record)
+        let content = try layoutChild(arena, arena.child(record, 1), range, parentSize: parentSize, place: "child")
+        let size = size(of: content)
+        let back = try layoutChild(
+            arena, arena.child(record, 0), SizeRange(exactly: size), parentSize: parentSize, place: "background")
+        return spec(arena, index, size: size, sublayouts: back, content)
     }
 }

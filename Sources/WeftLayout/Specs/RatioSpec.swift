@@ -12,26 +12,37 @@
 ///   it as the parent size; with no valid max at all the child gets the range unchanged (parent size
 ///   undefined).
 /// - The spec takes the child's size.
-public final class RatioSpec: LayoutSpec, @unchecked Sendable {
+public struct RatioSpec: ValueSpec {
     public let ratio: Double
     public let child: any LayoutElement
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(ratio: Double, child: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
         self.ratio = ratio
         self.child = child
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "ratio" }
-    public override var childElements: [any LayoutElement] { [child] }
-    public override func placeOfSublayout(_ index: Int) -> String { "child" }
+    public var kindName: String { "ratio" }
+    public var childElements: [any LayoutElement] { [child] }
+    public func placeOfSublayout(_ index: Int) -> String { "child" }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(.ratio(ratio), style: style, identifier: identifier, child: child))
+    }
+}
+
+extension LayoutBuilder {
+    mutating func layoutRatio(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ ratio: Double, _ range: SizeRange, parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
         guard ratio.isFinite && ratio > 0 else {
             throw LayoutError("expected a ratio > 0, got \(formatPoints(ratio))", path: "ratio")
         }
-        let range = try builder.resolve(style, range: range, parentSize: parentSize)
-        let grid = builder.grid
+        try arena.validateStyle(of: record)
+        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
         var best: Size?
         if Size.isValid(range.max.width) {
             best = range.clamp(Size(width: range.max.width, height: grid.floor(ratio * range.max.width)))
@@ -48,7 +59,7 @@ public final class RatioSpec: LayoutSpec, @unchecked Sendable {
         }
         let childRange = best.map { range.intersection(SizeRange(exactly: $0)) } ?? range
         let childParent = best ?? Size(width: .nan, height: .nan)
-        let ref = try layoutChild(child, childRange, parentSize: childParent, in: &builder, place: "child")
-        return builder.layout(self, size: builder.size(of: ref), sublayout: ref)
+        let ref = try layoutChild(arena, arena.child(record, 0), childRange, parentSize: childParent, place: "child")
+        return spec(arena, index, size: size(of: ref), sublayout: ref)
     }
 }

@@ -8,11 +8,12 @@
 ///   clamped into the range. With a minimum sizing option the spec shrinks to the child on that axis, within the range.
 /// - The child's offset is (spec size - child size) times 0 (start or none), 0.5 (center) or 1 (end),
 ///   rounded to the pixel grid.
-public class RelativeSpec: LayoutSpec, @unchecked Sendable {
+public struct RelativeSpec: ValueSpec {
     /// Where the child sits on one axis.
     public enum Position: String, Hashable, Sendable, CaseIterable {
         case none, start, center, end
 
+        @usableFromInline
         var proportion: Double {
             switch self {
             case .none, .start: return 0
@@ -36,6 +37,8 @@ public class RelativeSpec: LayoutSpec, @unchecked Sendable {
     public let verticalPosition: Position
     public let sizing: Sizing
     public let child: any LayoutElement
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(
         horizontalPosition: Position, verticalPosition: Position, sizing: Sizing = [],
@@ -45,39 +48,23 @@ public class RelativeSpec: LayoutSpec, @unchecked Sendable {
         self.verticalPosition = verticalPosition
         self.sizing = sizing
         self.child = child
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "relative" }
-    public override var childElements: [any LayoutElement] { [child] }
-    public override func placeOfSublayout(_ index: Int) -> String { "child" }
+    public var kindName: String { "relative" }
+    public var childElements: [any LayoutElement] { [child] }
+    public func placeOfSublayout(_ index: Int) -> String { "child" }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        let range = try builder.resolve(style, range: range, parentSize: parentSize)
-        let ownSize = range.max.definedParentSize
-        let childMin = Size(
-            width: horizontalPosition != .none ? 0 : range.min.width,
-            height: verticalPosition != .none ? 0 : range.min.height)
-        let ref = try layoutChild(child, SizeRange(min: childMin, max: range.max), parentSize: ownSize,
-                                  in: &builder, place: "child")
-        let childSize = builder.size(of: ref)
-        var size = range.clamp(Size(
-            width: ownSize.width.isFinite ? ownSize.width : childSize.width,
-            height: ownSize.height.isFinite ? ownSize.height : childSize.height))
-        size = range.clamp(Size(
-            width: sizing.contains(.minimumWidth) ? min(size.width, childSize.width) : size.width,
-            height: sizing.contains(.minimumHeight) ? min(size.height, childSize.height) : size.height))
-        let grid = builder.grid
-        builder.setPosition(ref, Point(
-            x: grid.round((size.width - childSize.width) * horizontalPosition.proportion),
-            y: grid.round((size.height - childSize.height) * verticalPosition.proportion)))
-        return builder.layout(self, size: size, sublayout: ref)
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(
+            .relative(horizontalPosition, verticalPosition, sizing), style: style, identifier: identifier, child: child))
     }
 }
 
 /// Centers its child on one or both axes (Texture's `ASCenterLayoutSpec`): a ``RelativeSpec`` whose
 /// position is `.center` on each centered axis and `.none` on the others.
-public final class CenterSpec: RelativeSpec, @unchecked Sendable {
+public struct CenterSpec: ValueSpec {
     /// The axes to center on.
     public struct Centering: OptionSet, Hashable, Sendable {
         public let rawValue: Int
@@ -89,17 +76,54 @@ public final class CenterSpec: RelativeSpec, @unchecked Sendable {
     }
 
     public let centering: Centering
+    public let sizing: RelativeSpec.Sizing
+    public let child: any LayoutElement
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(
-        centering: Centering = .xy, sizing: Sizing = [], child: any LayoutElement,
+        centering: Centering = .xy, sizing: RelativeSpec.Sizing = [], child: any LayoutElement,
         style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) {
         self.centering = centering
-        super.init(
-            horizontalPosition: centering.contains(.x) ? .center : .none,
-            verticalPosition: centering.contains(.y) ? .center : .none,
-            sizing: sizing, child: child, style: style, identifier: identifier)
+        self.sizing = sizing
+        self.child = child
+        self.style = style
+        self.identifier = identifier
     }
 
-    public override var kindName: String { "center" }
+    public var kindName: String { "center" }
+    public var childElements: [any LayoutElement] { [child] }
+    public func placeOfSublayout(_ index: Int) -> String { "child" }
+
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(.center(centering, sizing), style: style, identifier: identifier, child: child))
+    }
+}
+
+extension LayoutBuilder {
+    mutating func layoutRelative(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ horizontal: RelativeSpec.Position,
+        _ vertical: RelativeSpec.Position, _ sizing: RelativeSpec.Sizing, _ range: SizeRange, parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        try arena.validateStyle(of: record)
+        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let ownSize = range.max.definedParentSize
+        let childMin = Size(
+            width: horizontal != .none ? 0 : range.min.width,
+            height: vertical != .none ? 0 : range.min.height)
+        let ref = try layoutChild(
+            arena, arena.child(record, 0), SizeRange(min: childMin, max: range.max), parentSize: ownSize, place: "child")
+        let childSize = self.size(of: ref)
+        var size = range.clamp(Size(
+            width: ownSize.width.isFinite ? ownSize.width : childSize.width,
+            height: ownSize.height.isFinite ? ownSize.height : childSize.height))
+        size = range.clamp(Size(
+            width: sizing.contains(.minimumWidth) ? min(size.width, childSize.width) : size.width,
+            height: sizing.contains(.minimumHeight) ? min(size.height, childSize.height) : size.height))
+        setPosition(ref, Point(
+            x: grid.round((size.width - childSize.width) * horizontal.proportion),
+            y: grid.round((size.height - childSize.height) * vertical.proportion)))
+        return spec(arena, index, size: size, sublayout: ref)
+    }
 }

@@ -4,32 +4,44 @@
 /// - The range is first narrowed by the spec's style.
 /// - Every child gets that range, with the range's max as the parent size, and sits at the origin.
 /// - The spec's size is the range's min, grown in each dimension to the largest child.
-public final class WrapperSpec: LayoutSpec, @unchecked Sendable {
+public struct WrapperSpec: ValueSpec {
     public let children: [any LayoutElement]
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(_ children: [any LayoutElement], style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
         self.children = children
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
-    public convenience init(_ child: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
+    public init(_ child: any LayoutElement, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) {
         self.init([child], style: style, identifier: identifier)
     }
 
-    public override var kindName: String { "wrapper" }
-    public override var childElements: [any LayoutElement] { children }
+    public var kindName: String { "wrapper" }
+    public var childElements: [any LayoutElement] { children }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: arena.append(.wrapper, style: style, identifier: identifier, parts: children))
+    }
+}
+
+extension LayoutBuilder {
+    mutating func layoutWrapper(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ range: SizeRange, parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        try arena.validateStyle(of: record)
+        let resolved = arena.style(of: record).narrowed(range, parentSize: parentSize)
         var size = resolved.min
-        let start = builder.scratch.count
-        for (i, child) in children.enumerated() {
-            let ref = try layoutChild(child, resolved, parentSize: resolved.max, in: &builder, place: "children[\(i)]")
-            let childSize = builder.size(of: ref)
+        let start = scratch.count
+        for i in 0..<Int(record.childCount) {
+            let ref = try layoutChild(arena, arena.child(record, i), resolved, parentSize: resolved.max, place: "children[\(i)]")
+            let childSize = self.size(of: ref)
             size.width = max(size.width, childSize.width)
             size.height = max(size.height, childSize.height)
-            builder.pushScratch(ref)
+            pushScratch(ref)
         }
-        return builder.layout(self, size: size, scratchFrom: start)
+        return spec(arena, index, size: size, scratchFrom: start)
     }
 }

@@ -7,11 +7,11 @@ extension StackPass {
         let crossMin = range.min.cross(direction)
         let crossMax = range.max.cross(direction)
         let parentMain = childParent.main(direction)
-        for i in 0..<children.count {
+        for i in 0..<childCount {
             let item = builder.stackItems[itemBase + i]
             if optimizedFlexing && item.isFlexibleBothWays {
                 // Sized by flexing alone; a zero-size placeholder until then, as in Texture.
-                let ref = builder.leaf(children[i], size: .zero)
+                let ref = builder.placeholder(arena, arena.child(record, i))
                 builder.stackItems[itemBase + i].ref = ref
                 builder.stackItems[itemBase + i].size = .zero
             } else {
@@ -26,7 +26,7 @@ extension StackPass {
     /// Step 3: items into lines. Without wrapping, one line; with it, a line ends before the item that would
     /// take the line (spacing included) past the main maximum, unless the line is still empty.
     mutating func collectLines(_ builder: inout LayoutBuilder) {
-        let count = children.count
+        let count = childCount
         guard options.flexWrap == .wrap else {
             builder.stackLines.append(StackLine(start: 0, end: count))
             lineCount = 1

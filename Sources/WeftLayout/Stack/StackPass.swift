@@ -38,7 +38,9 @@ struct StackPass {
 
     let options: StackOptions
     let direction: StackDirection
-    let children: [any LayoutElement]
+    let arena: SpecArena
+    let record: SpecRecord
+    let childCount: Int
     let range: SizeRange
     /// The size children resolve percentages against: the stack's size where the range fixes it.
     let childParent: Size
@@ -50,10 +52,12 @@ struct StackPass {
     var mainSum: Double = 0
     var crossSum: Double = 0
 
-    init(options: StackOptions, children: [any LayoutElement], range: SizeRange, builder: inout LayoutBuilder) throws(LayoutError) {
+    init(options: StackOptions, arena: SpecArena, record: SpecRecord, range: SizeRange, builder: inout LayoutBuilder) throws(LayoutError) {
         self.options = options
         self.direction = options.direction
-        self.children = children
+        self.arena = arena
+        self.record = record
+        self.childCount = Int(record.childCount)
         self.range = range
         self.childParent = Size(
             width: range.min.width == range.max.width ? range.min.width : .nan,
@@ -62,10 +66,11 @@ struct StackPass {
         lineBase = builder.stackLines.count
         let undefined = Size(width: .nan, height: .nan)
         var flexibleBothWays = 0
-        for (i, child) in children.enumerated() {
-            let style = child.style
+        for i in 0..<Int(record.childCount) {
+            let child = arena.child(record, i)
+            let style: LayoutStyle
             do {
-                try style.validate()
+                style = try arena.checkedStyle(of: child)
             } catch {
                 builder.stackItems.removeSubrange(itemBase...)
                 throw error.within("children[\(i)]")
@@ -81,13 +86,13 @@ struct StackPass {
             // Only baseline-aligned children need their baselines (a vertical stack finds its own by asking
             // its first or last child, so asking every child would make deep nesting quadratic).
             let baselineAligned = alignment == .baselineFirst || alignment == .baselineLast
+            let baselines = baselineAligned ? arena.baselines(of: child) : (0, 0)
             let item = StackItem(
                 ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
                 flexBasis: style.flexBasis, alignment: alignment,
                 spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
                 stretchCrossMin: stretchMin, stretchCrossMax: stretchMax,
-                ascender: baselineAligned ? child.baselineAscender : 0,
-                descender: baselineAligned ? child.baselineDescender : 0)
+                ascender: baselines.0, descender: baselines.1)
             if item.isFlexibleBothWays { flexibleBothWays += 1 }
             builder.stackItems.append(item)
         }
@@ -121,7 +126,7 @@ struct StackPass {
         let childCrossMin = stretched ? (item.stretchCrossMin != 0 ? item.stretchCrossMin : crossMin) : 0
         let childCrossMax = stretched ? (item.stretchCrossMax == .infinity ? crossMax : item.stretchCrossMax) : crossMax
         let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
-        let ref = try layoutChild(children[i], childRange, parentSize: childParent, in: &builder, place: "children[\(i)]")
+        let ref = try builder.layoutChild(arena, arena.child(record, i), childRange, parentSize: childParent, place: "children[\(i)]")
         builder.stackItems[itemBase + i].ref = ref
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
     }

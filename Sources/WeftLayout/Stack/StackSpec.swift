@@ -28,12 +28,14 @@
 /// 8. The stack's size is the longest line and the sum of the line cross sizes, clamped into the range.
 ///
 /// A vertical stack reports its first child's ascender and its last child's descender for baseline alignment.
-public final class StackSpec: LayoutSpec, @unchecked Sendable {
+public struct StackSpec: ValueSpec {
     /// The options after the alignment conveniences were applied.
     public let options: StackOptions
     public let horizontalAlignment: HorizontalAlignment
     public let verticalAlignment: VerticalAlignment
     public let children: [any LayoutElement]
+    public let style: LayoutStyle
+    public let identifier: String?
 
     public init(
         _ options: StackOptions = StackOptions(),
@@ -44,7 +46,8 @@ public final class StackSpec: LayoutSpec, @unchecked Sendable {
         self.horizontalAlignment = horizontalAlignment
         self.verticalAlignment = verticalAlignment
         self.children = children
-        super.init(style: style, identifier: identifier)
+        self.style = style
+        self.identifier = identifier
     }
 
     /// A vertical stack.
@@ -67,42 +70,54 @@ public final class StackSpec: LayoutSpec, @unchecked Sendable {
             children: children, style: style, identifier: identifier)
     }
 
-    public override var kindName: String { "stack" }
-    public override var childElements: [any LayoutElement] { children }
+    public var kindName: String { "stack" }
+    public var childElements: [any LayoutElement] { children }
 
-    public override var baselineAscender: Double {
+    public var baselineAscender: Double {
         if options.direction == .vertical, let first = children.first { return first.baselineAscender }
         return style.ascender
     }
 
-    public override var baselineDescender: Double {
+    public var baselineDescender: Double {
         if options.direction == .vertical, let last = children.last { return last.baselineDescender }
         return style.descender
     }
 
-    public override func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        let range = try builder.resolve(style, range: range, parentSize: parentSize)
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        // The options are stored as given: the arena's stack applies the conveniences again (idempotent).
+        SpecChild(spec: arena.append(
+            .stack(options, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, parts: children))
+    }
+}
+
+extension LayoutBuilder {
+    mutating func layoutStack(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
+        parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        try arena.validateStyle(of: record)
+        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
         guard options.spacing.isFinite else {
             throw LayoutError("expected a finite number, got \(formatPoints(options.spacing))", path: "spacing")
         }
         guard options.lineSpacing.isFinite else {
             throw LayoutError("expected a finite number, got \(formatPoints(options.lineSpacing))", path: "lineSpacing")
         }
-        if children.isEmpty {
-            return builder.leaf(self, size: range.min)
+        if record.childCount == 0 {
+            return leafSpec(arena, index, size: range.min)
         }
-        var pass = try StackPass(options: options, children: children, range: range, builder: &builder)
-        defer { pass.release(&builder) }
-        try pass.layOutUnconstrained(&builder)
-        pass.collectLines(&builder)
-        try pass.flexLines(&builder)
-        pass.computeLineCrossSizes(&builder)
-        try pass.stretchLines(&builder)
-        let size = pass.position(&builder)
-        let start = builder.scratch.count
-        for i in 0..<children.count {
-            builder.pushScratch(builder.stackItems[pass.itemBase + i].ref)
+        var pass = try StackPass(options: options, arena: arena, record: record, range: range, builder: &self)
+        defer { pass.release(&self) }
+        try pass.layOutUnconstrained(&self)
+        pass.collectLines(&self)
+        try pass.flexLines(&self)
+        pass.computeLineCrossSizes(&self)
+        try pass.stretchLines(&self)
+        let size = pass.position(&self)
+        let start = scratch.count
+        for i in 0..<Int(record.childCount) {
+            pushScratch(stackItems[pass.itemBase + i].ref)
         }
-        return builder.layout(self, size: size, scratchFrom: start)
+        return spec(arena, index, size: size, scratchFrom: start)
     }
 }

@@ -1,0 +1,88 @@
+/// Laying out specs from their arena: one function per kind (in the kind's file), chosen here.
+extension LayoutBuilder {
+    /// Lays out spec `index` of `arena` for `range`. The error's path leads from the spec to the culprit.
+    public mutating func layoutSpec(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size) throws(LayoutError) -> LayoutRef {
+        let record = arena.record(index)
+        switch record.kind {
+        case .stack(let options, _, _):
+            return try layoutStack(arena, index, record, options, range, parentSize: parentSize)
+        case .inset(let insets):
+            return try layoutInset(arena, index, record, insets, range, parentSize: parentSize)
+        case .overlay:
+            return try layoutOverlay(arena, index, record, range, parentSize: parentSize)
+        case .background:
+            return try layoutBackground(arena, index, record, range, parentSize: parentSize)
+        case .relative(let horizontal, let vertical, let sizing):
+            return try layoutRelative(arena, index, record, horizontal, vertical, sizing, range, parentSize: parentSize)
+        case .center(let centering, let sizing):
+            return try layoutRelative(
+                arena, index, record, centering.contains(.x) ? .center : .none, centering.contains(.y) ? .center : .none,
+                sizing, range, parentSize: parentSize)
+        case .ratio(let ratio):
+            return try layoutRatio(arena, index, record, ratio, range, parentSize: parentSize)
+        case .absolute(let sizing):
+            return try layoutAbsolute(arena, index, record, sizing, range, parentSize: parentSize)
+        case .wrapper:
+            return try layoutWrapper(arena, index, record, range, parentSize: parentSize)
+        case .corner(let location, let offset, let wraps):
+            return try layoutCorner(arena, index, record, location, offset, wraps, range, parentSize: parentSize)
+        case .box(let size):
+            return try layoutBox(arena, index, record, size, range, parentSize: parentSize)
+        case .spacer:
+            try arena.validateStyle(of: record)
+            let resolved = arena.style(of: record).narrowed(range, parentSize: parentSize)
+            return leafSpec(arena, index, size: resolved.min)
+        }
+    }
+
+    /// Lays child `child` of a spec out and names the child's place in any error it throws.
+    mutating func layoutChild(
+        _ arena: SpecArena, _ child: SpecChild, _ range: SizeRange, parentSize: Size, place: @autoclosure () -> String
+    ) throws(LayoutError) -> LayoutRef {
+        do {
+            if child.isSpec { return try layoutSpec(arena, child.specIndex, range, parentSize: parentSize) }
+            return try arena.element(child).layout(range, parentSize: parentSize, in: &self)
+        } catch {
+            throw error.within(place())
+        }
+    }
+
+    /// Records the layout of a spec without sublayouts.
+    mutating func leafSpec(_ arena: SpecArena, _ index: Int32, size: Size) -> LayoutRef {
+        record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
+               edgeStart: Int32(truncatingIfNeeded: edges.count), edgeCount: 0)
+    }
+
+    /// Lays a value spec out: it is added (with its subtree) to the builder's arena for value specs, then laid
+    /// out from there.
+    public mutating func layoutValue(_ spec: some SpecPart, _ range: SizeRange, parentSize: Size) throws(LayoutError) -> LayoutRef {
+        let arena = valueArena()
+        let child = spec.specChild(in: arena)
+        return try layoutSpecChild(arena, child, range, parentSize: parentSize)
+    }
+
+    /// Lays out a reference of `arena`: a spec of it, or one of its elements.
+    public mutating func layoutSpecChild(_ arena: SpecArena, _ child: SpecChild, _ range: SizeRange, parentSize: Size) throws(LayoutError) -> LayoutRef {
+        if child.isSpec { return try layoutSpec(arena, child.specIndex, range, parentSize: parentSize) }
+        return try arena.element(child).layout(range, parentSize: parentSize, in: &self)
+    }
+
+    @usableFromInline
+    mutating func valueArena() -> SpecArena {
+        if let values { return values }
+        let arena = SpecArena()
+        values = arena
+        return arena
+    }
+}
+
+extension LayoutBuilder {
+    /// A zero-size layout of a child that is not laid out (a stack's placeholder for a child sized by flexing
+    /// alone).
+    mutating func placeholder(_ arena: SpecArena, _ child: SpecChild) -> LayoutRef {
+        if child.isSpec { return leafSpec(arena, child.specIndex, size: .zero) }
+        let element = arena.element(child)
+        if let object = element as? any LayoutObject { return leaf(object: object, size: .zero) }
+        return leaf(element, size: .zero)
+    }
+}

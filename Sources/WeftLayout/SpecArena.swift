@@ -1,0 +1,236 @@
+/// Where spec trees live: every spec of a tree is one plain record in one arena, its children a run of
+/// references, so that building a tree allocates nothing once the arena has grown (arenas are reused) and
+/// laying it out walks plain arrays.
+///
+/// Records are only ever appended: a spec keeps its index for the arena's life. An arena is filled by one
+/// thread (a ``SpecBuilder``), then read by any number: a finished ``Spec`` shares its arena, which nobody
+/// appends to any more. The layers above reuse arenas (``reset()``) only when nothing refers to them.
+public final class SpecArena: @unchecked Sendable {
+    // @unchecked: filled by one thread, then only read (a finished arena is never appended to); `reset` is
+    // called by the arena's owner when no spec refers to it.
+
+    @exclusivity(unchecked) @usableFromInline var records: ContiguousArray<SpecRecord> = []
+    @exclusivity(unchecked) @usableFromInline var children: ContiguousArray<SpecChild> = []
+    /// Children that are not specs of this arena: nodes, leaves of other kinds, finished specs of other arenas.
+    @exclusivity(unchecked) @usableFromInline var elements: ContiguousArray<any LayoutElement> = []
+    /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
+    @exclusivity(unchecked) @usableFromInline var styles: ContiguousArray<LayoutStyle> = [LayoutStyle()]
+    @exclusivity(unchecked) @usableFromInline var styleProblems: ContiguousArray<StyleProblem?> = [nil]
+    /// Identifiers (index 0: none).
+    @exclusivity(unchecked) @usableFromInline var identifiers: ContiguousArray<String> = [""]
+    /// Children's references waiting for their parent's record (a stack: nested specs push and pop above).
+    @exclusivity(unchecked) @usableFromInline var scratch: ContiguousArray<SpecChild> = []
+
+    public init() {}
+
+    /// The number of specs in the arena.
+    public var count: Int { records.count }
+
+    /// Forgets every spec, keeping the storage. Only for an arena no spec value refers to any more.
+    public func reset() {
+        records.removeAll(keepingCapacity: true)
+        children.removeAll(keepingCapacity: true)
+        elements.removeAll(keepingCapacity: true)
+        scratch.removeAll(keepingCapacity: true)
+        if styles.count > 1 {
+            styles.removeSubrange(1...)
+            styleProblems.removeSubrange(1...)
+        }
+        if identifiers.count > 1 { identifiers.removeSubrange(1...) }
+    }
+
+    // MARK: Appending
+
+    /// Appends a spec whose children are `parts`, in order; returns its index.
+    ///
+    /// Each part is resolved first (a value spec appends its own subtree); their references wait on a scratch
+    /// stack, so that this spec's run of children is contiguous and nothing is allocated once the arena has
+    /// grown.
+    func append(_ kind: SpecKind, style: LayoutStyle, identifier: String?, parts: [any SpecPart]) -> Int32 {
+        let base = scratch.count
+        for part in parts {
+            let ref = part.specChild(in: self)
+            scratch.append(ref)
+        }
+        return appendRecord(kind, style: style, identifier: identifier, scratchFrom: base)
+    }
+
+    /// Appends a spec with one child.
+    func append(_ kind: SpecKind, style: LayoutStyle, identifier: String?, child: some SpecPart) -> Int32 {
+        let base = scratch.count
+        scratch.append(child.specChild(in: self))
+        return appendRecord(kind, style: style, identifier: identifier, scratchFrom: base)
+    }
+
+    /// Appends a spec with two children, in this order.
+    func append(_ kind: SpecKind, style: LayoutStyle, identifier: String?, first: some SpecPart, second: some SpecPart) -> Int32 {
+        let base = scratch.count
+        scratch.append(first.specChild(in: self))
+        scratch.append(second.specChild(in: self))
+        return appendRecord(kind, style: style, identifier: identifier, scratchFrom: base)
+    }
+
+    /// Appends a spec whose children are the scratch references from `base` on (popping them).
+    @usableFromInline
+    func appendRecord(_ kind: SpecKind, style: LayoutStyle, identifier: String?, scratchFrom base: Int) -> Int32 {
+        var record = SpecRecord(kind: kind)
+        record.childStart = Int32(truncatingIfNeeded: children.count)
+        record.childCount = Int32(truncatingIfNeeded: scratch.count - base)
+        children.append(contentsOf: scratch[base...])
+        scratch.removeSubrange(base...)
+        if !style.isDefault {
+            record.style = Int32(truncatingIfNeeded: styles.count)
+            styles.append(style)
+            styleProblems.append(style.isPlausible ? nil : style.problem.map { StyleProblem(property: $0.property, reason: $0.reason) })
+        }
+        if let identifier {
+            record.identifier = Int32(truncatingIfNeeded: identifiers.count)
+            identifiers.append(identifier)
+        }
+        records.append(record)
+        return Int32(truncatingIfNeeded: records.count - 1)
+    }
+
+    /// Adds an element that is not a spec of this arena; returns its reference.
+    @usableFromInline
+    func appendElement(_ element: any LayoutElement) -> SpecChild {
+        elements.append(element)
+        return SpecChild(element: Int32(truncatingIfNeeded: elements.count - 1))
+    }
+
+    // MARK: Reading
+
+    func record(_ index: Int32) -> SpecRecord {
+        records[Int(index)]
+    }
+
+    func style(of record: SpecRecord) -> LayoutStyle {
+        styles[Int(record.style)]
+    }
+
+    func identifier(of record: SpecRecord) -> String? {
+        record.identifier == 0 ? nil : identifiers[Int(record.identifier)]
+    }
+
+    func child(_ record: SpecRecord, _ i: Int) -> SpecChild {
+        children[Int(record.childStart) + i]
+    }
+
+    func element(_ child: SpecChild) -> any LayoutElement {
+        elements[Int(child.elementIndex)]
+    }
+
+    /// Throws the problem of `record`'s style, if it has one, at `style.<property>`.
+    func validateStyle(of record: SpecRecord) throws(LayoutError) {
+        guard record.style != 0, let problem = styleProblems[Int(record.style)] else { return }
+        throw LayoutError(problem.reason, path: "style.\(problem.property)")
+    }
+
+    /// The style of a child, and whether it can be laid out (a spec's checked once, when it was added; an
+    /// element's now, as its style may have changed).
+    func checkedStyle(of child: SpecChild) throws(LayoutError) -> LayoutStyle {
+        if child.isSpec {
+            let record = records[Int(child.specIndex)]
+            try validateStyle(of: record)
+            return styles[Int(record.style)]
+        }
+        let style = elements[Int(child.elementIndex)].style
+        try style.validate()
+        return style
+    }
+
+    /// A child as an element: a ``Spec`` of this arena, or the element itself.
+    func childElement(_ child: SpecChild) -> any LayoutElement {
+        child.isSpec ? Spec(arena: self, index: child.specIndex) : elements[Int(child.elementIndex)]
+    }
+}
+
+/// The first problem of a style, found when the style was added to an arena.
+@usableFromInline
+struct StyleProblem: Sendable {
+    @usableFromInline let property: String
+    @usableFromInline let reason: String
+
+    @usableFromInline
+    init(property: String, reason: String) {
+        self.property = property
+        self.reason = reason
+    }
+}
+
+/// A reference from a spec to one of its children: another spec of the same arena, or an element.
+public struct SpecChild: Hashable, Sendable {
+    /// >= 0: a spec index; < 0: -1 - an element index.
+    @usableFromInline let raw: Int32
+
+    init(spec index: Int32) { raw = index }
+
+    init(element index: Int32) { raw = -1 - index }
+
+    var isSpec: Bool { raw >= 0 }
+    var specIndex: Int32 { raw }
+    var elementIndex: Int32 { -1 - raw }
+}
+
+/// One spec in an arena: its kind (with the kind's options), its style and identifier (indexes into the
+/// arena's tables) and its run of children.
+@usableFromInline
+struct SpecRecord: Sendable {
+    @usableFromInline var kind: SpecKind
+    @usableFromInline var style: Int32 = 0
+    @usableFromInline var identifier: Int32 = 0
+    @usableFromInline var childStart: Int32 = 0
+    @usableFromInline var childCount: Int32 = 0
+
+    @usableFromInline
+    init(kind: SpecKind) {
+        self.kind = kind
+    }
+}
+
+/// What a spec is, with the options of its kind: plain values only.
+@usableFromInline
+enum SpecKind: Sendable {
+    case spacer
+    case box(Size?)
+    case stack(StackOptions, HorizontalAlignment, VerticalAlignment)
+    case inset(EdgeInsets)
+    case overlay
+    case background
+    case relative(RelativeSpec.Position, RelativeSpec.Position, RelativeSpec.Sizing)
+    case center(CenterSpec.Centering, RelativeSpec.Sizing)
+    case ratio(Double)
+    case absolute(AbsoluteSpec.Sizing)
+    case wrapper
+    case corner(CornerSpec.Location, Point, Bool)
+
+    /// The name pictures, output and error paths use (the JSON format's type).
+    @usableFromInline
+    var name: String {
+        switch self {
+        case .spacer: return "spacer"
+        case .box: return "box"
+        case .stack: return "stack"
+        case .inset: return "inset"
+        case .overlay: return "overlay"
+        case .background: return "background"
+        case .relative: return "relative"
+        case .center: return "center"
+        case .ratio: return "ratio"
+        case .absolute: return "absolute"
+        case .wrapper: return "wrapper"
+        case .corner: return "corner"
+        }
+    }
+
+    /// How an error path names child `index` of this kind of spec.
+    func place(ofChild index: Int) -> String {
+        switch self {
+        case .inset, .relative, .center, .ratio: return "child"
+        case .overlay: return index == 0 ? "child" : "overlay"
+        case .background: return index == 0 ? "background" : "child"
+        case .corner: return index == 0 ? "child" : "corner"
+        default: return "children[\(index)]"
+        }
+    }
+}

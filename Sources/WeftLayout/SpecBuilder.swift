@@ -1,0 +1,160 @@
+/// Builds spec trees in an arena: each method adds one spec and returns its reference, to be a child of the
+/// next. No spec is an object and nothing is allocated once the arena has grown.
+///
+/// A node builds its spec in the builder its layout hands it (``SpecRef``s are valid in that builder, during
+/// that call); any other code makes its own builder and ``finish(_:)``es the tree into a ``Spec`` value:
+///
+/// ```swift
+/// var specs = SpecBuilder()
+/// let row = specs.stack(StackOptions(spacing: 8, alignItems: .center),
+///                       children: [avatar, specs.box(size: Size(120, 17), identifier: "name")])
+/// let cell = specs.finish(specs.inset(EdgeInsets(all: 8), row))
+/// let layout = try Layout.compute(cell, in: SizeRange(min: Size(375, 0), max: Size(375, .infinity)))
+/// ```
+///
+/// The value types ``StackSpec``, ``InsetSpec``... describe the same specs one value each, for code that
+/// prefers them; they are added to an arena when laid out (each one that is stored as `any LayoutElement` is
+/// boxed, so they allocate where the builder does not).
+public struct SpecBuilder {
+    /// The arena the specs go into.
+    public private(set) var arena: SpecArena
+
+    /// A builder over a new arena.
+    public init() {
+        arena = SpecArena()
+    }
+
+    /// A builder that adds to `arena` (which must not be shared with another thread while it is filled).
+    public init(arena: SpecArena) {
+        self.arena = arena
+    }
+
+    /// The tree under `root` as a finished value; the builder goes on with a new arena (the finished one is
+    /// never added to again, so the spec may be laid out on any thread).
+    public mutating func finish(_ root: SpecRef) -> Spec {
+        let spec = Spec(arena: arena, index: root.index)
+        arena = SpecArena()
+        return spec
+    }
+
+    // MARK: Specs
+
+    /// A stack (``StackSpec``).
+    public func stack(
+        _ options: StackOptions = StackOptions(), horizontalAlignment: HorizontalAlignment = .none,
+        verticalAlignment: VerticalAlignment = .none, children: [any SpecPart], style: LayoutStyle = LayoutStyle(),
+        identifier: String? = nil
+    ) -> SpecRef {
+        let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
+        return SpecRef(arena.append(
+            .stack(aligned, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, parts: children))
+    }
+
+    /// A vertical stack.
+    public func vstack(
+        spacing: Double = 0, justifyContent: JustifyContent = .start, alignItems: AlignItems = .stretch,
+        children: [any SpecPart], style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        stack(StackOptions(direction: .vertical, spacing: spacing, justifyContent: justifyContent, alignItems: alignItems),
+              children: children, style: style, identifier: identifier)
+    }
+
+    /// A horizontal stack.
+    public func hstack(
+        spacing: Double = 0, justifyContent: JustifyContent = .start, alignItems: AlignItems = .stretch,
+        children: [any SpecPart], style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        stack(StackOptions(direction: .horizontal, spacing: spacing, justifyContent: justifyContent, alignItems: alignItems),
+              children: children, style: style, identifier: identifier)
+    }
+
+    /// Insets (``InsetSpec``).
+    public func inset(
+        _ insets: EdgeInsets, _ child: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.inset(insets), style: style, identifier: identifier, child: child))
+    }
+
+    /// An overlay above a child (``OverlaySpec``).
+    public func overlay(
+        child: some SpecPart, overlay: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.overlay, style: style, identifier: identifier, first: child, second: overlay))
+    }
+
+    /// A background behind a child (``BackgroundSpec``).
+    public func background(
+        child: some SpecPart, background: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.background, style: style, identifier: identifier, first: background, second: child))
+    }
+
+    /// A centered child (``CenterSpec``).
+    public func center(
+        _ centering: CenterSpec.Centering = .xy, sizing: RelativeSpec.Sizing = [], _ child: some SpecPart,
+        style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.center(centering, sizing), style: style, identifier: identifier, child: child))
+    }
+
+    /// A child placed at the start, center or end of each axis (``RelativeSpec``).
+    public func relative(
+        horizontal: RelativeSpec.Position, vertical: RelativeSpec.Position, sizing: RelativeSpec.Sizing = [],
+        _ child: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.relative(horizontal, vertical, sizing), style: style, identifier: identifier, child: child))
+    }
+
+    /// A child of a fixed height-to-width ratio (``RatioSpec``).
+    public func ratio(
+        _ ratio: Double, _ child: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.ratio(ratio), style: style, identifier: identifier, child: child))
+    }
+
+    /// Children at their styles' positions (``AbsoluteSpec``).
+    public func absolute(
+        sizing: AbsoluteSpec.Sizing = .default, children: [any SpecPart], style: LayoutStyle = LayoutStyle(),
+        identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.absolute(sizing), style: style, identifier: identifier, parts: children))
+    }
+
+    /// Children each laid out in the spec's range (``WrapperSpec``).
+    public func wrapper(_ children: [any SpecPart], style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
+        SpecRef(arena.append(.wrapper, style: style, identifier: identifier, parts: children))
+    }
+
+    /// A corner element over one corner of a child (``CornerSpec``).
+    public func corner(
+        child: some SpecPart, corner: some SpecPart, location: CornerSpec.Location, offset: Point = .zero,
+        wrapsCorner: Bool = false, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        SpecRef(arena.append(.corner(location, offset, wrapsCorner), style: style, identifier: identifier,
+                             first: child, second: corner))
+    }
+
+    /// An empty spec taking its range's minimum: with flexGrow, a spacer in a stack (``Spacer``).
+    public func spacer(style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
+        SpecRef(arena.append(.spacer, style: style, identifier: identifier, parts: []))
+    }
+
+    /// A leaf of an optional intrinsic size (``Box``).
+    public func box(size: Size? = nil, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
+        SpecRef(arena.append(.box(size), style: style, identifier: identifier, parts: []))
+    }
+}
+
+/// A spec in a ``SpecBuilder``: a child for the builder's next specs, or the root to lay out. Valid only with
+/// the builder (the arena) it came from.
+public struct SpecRef: SpecPart, Hashable {
+    @usableFromInline let index: Int32
+
+    init(_ index: Int32) {
+        self.index = index
+    }
+
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        SpecChild(spec: index)
+    }
+}
