@@ -18,7 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "WeftLayout"),
+        // libm: rounding to the pixel grid calls ceil, floor and round (nothing else would link it for a
+        // program that uses WeftLayout alone).
+        .target(name: "WeftLayout", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
         .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
@@ -28,7 +30,10 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // ICU behind a C file of its own: no ICU type reaches Swift (Foundation has its own ICU headers).
-        .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
+        // DWARF 4: valgrind 3.19 (callgrind, Scripts/callgrind.sh) cannot read clang's default DWARF 5.
+        .target(
+            name: "CICU", cSettings: [.unsafeFlags(["-gdwarf-4"])],
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
         .target(name: "WeftText", dependencies: ["CHarfBuzz", "CFreeType", "CICU"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(

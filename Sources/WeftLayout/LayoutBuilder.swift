@@ -87,12 +87,24 @@ public struct LayoutBuilder: ~Copyable {
     var finishOrder: ContiguousArray<Int32> = []
     @usableFromInline var scratch: ContiguousArray<LayoutRef> = []
     var stackItems: ContiguousArray<StackItem> = []
-    /// Elements (nodes) whose layout is being computed in this builder, outermost first.
-    var active: [ObjectIdentifier] = []
-    var activeNames: [String] = []
+    /// Elements (nodes) whose layout is being computed in this builder, outermost first (not retained: each
+    /// is laid out by a caller that holds it).
+    var active: ContiguousArray<UnownedObject> = []
     var stackLines: ContiguousArray<StackLine> = []
     /// The arena value specs (``StackSpec``...) are added to when laid out; kept while no layout refers to it.
     var values: SpecArena?
+    /// The arena the layers above build specs in while they lay them out (a node's `layoutSpecThatFits`),
+    /// used as a stack: each takes a ``SpecArena/mark`` and rewinds to it when done.
+    public var scratchSpecs: SpecArena {
+        mutating get {
+            if let arena = specStack { return arena }
+            let arena = SpecArena()
+            specStack = arena
+            return arena
+        }
+    }
+
+    var specStack: SpecArena?
     /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
     /// and publish the counts once per computation instead of once per event).
     public var counters = LayoutCounters()
@@ -112,7 +124,6 @@ public struct LayoutBuilder: ~Copyable {
         scratch.removeAll(keepingCapacity: true)
         stackItems.removeAll(keepingCapacity: true)
         active.removeAll(keepingCapacity: true)
-        activeNames.removeAll(keepingCapacity: true)
         stackLines.removeAll(keepingCapacity: true)
         counters = LayoutCounters()
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
@@ -131,8 +142,8 @@ public struct LayoutBuilder: ~Copyable {
 
     /// Drops every layout recorded after `mark` (after they were copied out with ``finish(_:)``).
     public mutating func rewind(to mark: Mark) {
-        records.removeSubrange(mark.records...)
-        edges.removeSubrange(mark.edges...)
+        records.truncate(to: mark.records)
+        edges.truncate(to: mark.edges)
     }
 
     // MARK: Cycles
@@ -143,21 +154,16 @@ public struct LayoutBuilder: ~Copyable {
     /// layout spec) call this before and ``leave(_:)`` after, so that a node whose spec contains the node
     /// itself (directly or through other nodes) is an error instead of endless recursion.
     public mutating func enter(_ object: any LayoutObject) throws(LayoutError) {
-        let id = ObjectIdentifier(object)
-        if active.contains(id) {
-            let names = (activeNames + [object.displayName]).joined(separator: " > ")
+        for entry in active where entry.object === object {
+            let names = (active.map(\.object.displayName) + [object.displayName]).joined(separator: " > ")
             throw LayoutError("cycle: \(object.displayName) contains itself (\(names))")
         }
-        active.append(id)
-        activeNames.append(object.displayName)
+        active.append(UnownedObject(object))
     }
 
     /// Unregisters the object registered last with ``enter(_:)``.
     public mutating func leave(_ object: any LayoutObject) {
-        if let last = active.last, last == ObjectIdentifier(object) {
-            active.removeLast()
-            activeNames.removeLast()
-        }
+        if let last = active.last, last.object === object { active.removeLast() }
     }
 
     // MARK: Recording
@@ -247,7 +253,7 @@ public struct LayoutBuilder: ~Copyable {
         let edgeStart = Int32(truncatingIfNeeded: edges.count)
         let count = scratch.count - start
         for i in start..<scratch.count { edges.append(scratch[i].index) }
-        scratch.removeSubrange(start...)
+        scratch.truncate(to: start)
         return record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
                       edgeStart: edgeStart, edgeCount: Int32(truncatingIfNeeded: count))
     }

@@ -77,8 +77,13 @@ public struct LayoutStyle: Hashable, Sendable {
     /// The default style (every property at Texture's default).
     public static let `default` = LayoutStyle()
 
-    /// Whether this is the default style.
-    public var isDefault: Bool { self == LayoutStyle.default }
+    /// Whether this is the default style (checked field by field, the likeliest differences first).
+    @inlinable
+    public var isDefault: Bool {
+        hasAutoSize && flexGrow == 0 && flexShrink == 0 && flexBasis == .auto && alignSelf == .auto
+            && spacingBefore == 0 && spacingAfter == 0 && ascender == 0 && descender == 0
+            && layoutPosition == .zero
+    }
 
     /// Whether this style changes nothing about sizing: all six size dimensions are `auto`.
     @inlinable

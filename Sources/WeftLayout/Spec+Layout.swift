@@ -30,7 +30,7 @@ extension LayoutBuilder {
             return try layoutBox(arena, index, record, size, range, parentSize: parentSize)
         case .spacer:
             try arena.validateStyle(of: record)
-            let resolved = arena.style(of: record).narrowed(range, parentSize: parentSize)
+            let resolved = arena.narrowed(record, range, parentSize: parentSize)
             return leafSpec(arena, index, size: resolved.min)
         }
     }

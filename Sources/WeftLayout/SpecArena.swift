@@ -26,17 +26,37 @@ public final class SpecArena: @unchecked Sendable {
     /// The number of specs in the arena.
     public var count: Int { records.count }
 
+    /// A point to return to with ``rewind(to:)``.
+    public struct Mark: Sendable {
+        let records, children, elements, styles, identifiers: Int
+    }
+
+    /// The arena's size now: specs added after it can be dropped together.
+    public var mark: Mark {
+        Mark(records: records.count, children: children.count, elements: elements.count, styles: styles.count,
+             identifiers: identifiers.count)
+    }
+
+    /// Drops every spec added after `mark` (a node's spec, once it was laid out; the arena is then used as a
+    /// stack by nested layouts). Only when no spec value refers to those specs any more.
+    public func rewind(to mark: Mark) {
+        records.truncate(to: mark.records)
+        children.truncate(to: mark.children)
+        elements.truncate(to: mark.elements)
+        styles.truncate(to: mark.styles)
+        styleProblems.truncate(to: mark.styles)
+        identifiers.truncate(to: mark.identifiers)
+    }
+
     /// Forgets every spec, keeping the storage. Only for an arena no spec value refers to any more.
     public func reset() {
         records.removeAll(keepingCapacity: true)
         children.removeAll(keepingCapacity: true)
         elements.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
-        if styles.count > 1 {
-            styles.removeSubrange(1...)
-            styleProblems.removeSubrange(1...)
-        }
-        if identifiers.count > 1 { identifiers.removeSubrange(1...) }
+        styles.truncate(to: 1)
+        styleProblems.truncate(to: 1)
+        identifiers.truncate(to: 1)
     }
 
     // MARK: Appending
@@ -74,10 +94,11 @@ public final class SpecArena: @unchecked Sendable {
     @usableFromInline
     func appendRecord(_ kind: SpecKind, style: LayoutStyle, identifier: String?, scratchFrom base: Int) -> Int32 {
         var record = SpecRecord(kind: kind)
+        let count = scratch.count - base
         record.childStart = Int32(truncatingIfNeeded: children.count)
-        record.childCount = Int32(truncatingIfNeeded: scratch.count - base)
-        children.append(contentsOf: scratch[base...])
-        scratch.removeSubrange(base...)
+        record.childCount = Int32(truncatingIfNeeded: count)
+        for i in base..<scratch.count { children.append(scratch[i]) }
+        scratch.truncate(to: base)
         if !style.isDefault {
             record.style = Int32(truncatingIfNeeded: styles.count)
             styles.append(style)
@@ -118,6 +139,18 @@ public final class SpecArena: @unchecked Sendable {
 
     func element(_ child: SpecChild) -> any LayoutElement {
         elements[Int(child.elementIndex)]
+    }
+
+    /// `range` narrowed by `record`'s style (``LayoutStyle/narrowed(_:parentSize:)``); the default style only
+    /// turns an inverted axis into its minimum.
+    func narrowed(_ record: SpecRecord, _ range: SizeRange, parentSize: Size) -> SizeRange {
+        if record.style == 0 { return range.intersection(.unconstrained) }
+        return styles[Int(record.style)].narrowed(range, parentSize: parentSize)
+    }
+
+    /// Whether a child is a spec of the default style (whose stack item needs no style read).
+    func hasDefaultStyle(_ child: SpecChild) -> Bool {
+        child.isSpec && records[Int(child.specIndex)].style == 0
     }
 
     /// Throws the problem of `record`'s style, if it has one, at `style.<property>`.

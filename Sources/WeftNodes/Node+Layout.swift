@@ -82,8 +82,10 @@ extension Node {
         let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
         let entry: LayoutCache.Entry
         builder.counters.specCalls += 1
-        let arena = SpecArenaPool.take()
-        defer { SpecArenaPool.give(arena) }
+        // The builder's spec arena, as a stack: this node's specs go on top and come off when it is laid out.
+        let arena = builder.scratchSpecs
+        let specMark = arena.mark
+        defer { arena.rewind(to: specMark) }
         var specs = SpecBuilder(arena: arena)
         if let spec = layoutSpecThatFits(resolved, in: &specs) {
             try builder.enter(self)

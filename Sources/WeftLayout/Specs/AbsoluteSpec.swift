@@ -39,7 +39,7 @@ extension LayoutBuilder {
         parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
         try arena.validateStyle(of: record)
-        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let range = arena.narrowed(record, range, parentSize: parentSize)
         var size = range.max.definedParentSize
         let fitWidth = sizing == .sizeToFit || size.width.isNaN
         let fitHeight = sizing == .sizeToFit || size.height.isNaN

@@ -52,7 +52,7 @@ extension LayoutBuilder {
             throw LayoutError("expected finite numbers, got \(offset)", path: "offset")
         }
         try arena.validateStyle(of: record)
-        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let range = arena.narrowed(record, range, parentSize: parentSize)
         let ownSize = range.max.definedParentSize
         let childRef = try layoutChild(arena, arena.child(record, 0), range, parentSize: ownSize, place: "child")
         let cornerRef = try layoutChild(arena, arena.child(record, 1), range, parentSize: ownSize, place: "corner")

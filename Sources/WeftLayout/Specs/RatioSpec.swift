@@ -42,7 +42,7 @@ extension LayoutBuilder {
             throw LayoutError("expected a ratio > 0, got \(formatPoints(ratio))", path: "ratio")
         }
         try arena.validateStyle(of: record)
-        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let range = arena.narrowed(record, range, parentSize: parentSize)
         var best: Size?
         if Size.isValid(range.max.width) {
             best = range.clamp(Size(width: range.max.width, height: grid.floor(ratio * range.max.width)))

@@ -107,7 +107,7 @@ extension LayoutBuilder {
         _ vertical: RelativeSpec.Position, _ sizing: RelativeSpec.Sizing, _ range: SizeRange, parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
         try arena.validateStyle(of: record)
-        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let range = arena.narrowed(record, range, parentSize: parentSize)
         let ownSize = range.max.definedParentSize
         let childMin = Size(
             width: horizontal != .none ? 0 : range.min.width,

@@ -57,7 +57,7 @@ extension LayoutBuilder {
         _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ intrinsicSize: Size?, _ range: SizeRange, parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
         try arena.validateStyle(of: record)
-        let resolved = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let resolved = arena.narrowed(record, range, parentSize: parentSize)
         let measured = intrinsicSize ?? (resolved.max.isValid ? resolved.max : .zero)
         return leafSpec(arena, index, size: resolved.clamp(measured))
     }

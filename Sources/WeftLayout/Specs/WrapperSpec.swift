@@ -32,7 +32,7 @@ extension LayoutBuilder {
         _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ range: SizeRange, parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
         try arena.validateStyle(of: record)
-        let resolved = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let resolved = arena.narrowed(record, range, parentSize: parentSize)
         var size = resolved.min
         let start = scratch.count
         for i in 0..<Int(record.childCount) {

@@ -68,11 +68,22 @@ struct StackPass {
         var flexibleBothWays = 0
         for i in 0..<Int(record.childCount) {
             let child = arena.child(record, i)
+            if arena.hasDefaultStyle(child) {
+                // Texture's defaults: no flex, no spacing, the stack's alignment, no own cross bounds.
+                let alignment = options.alignItems
+                let baselined = alignment == .baselineFirst || alignment == .baselineLast
+                let baselines = baselined ? arena.baselines(of: child) : (0, 0)
+                builder.stackItems.append(StackItem(
+                    ref: LayoutRef(0), size: .zero, flexGrow: 0, flexShrink: 0, flexBasis: .auto, alignment: alignment,
+                    spacingBefore: 0, spacingAfter: 0, stretchCrossMin: 0, stretchCrossMax: .infinity,
+                    ascender: baselines.0, descender: baselines.1))
+                continue
+            }
             let style: LayoutStyle
             do {
                 style = try arena.checkedStyle(of: child)
             } catch {
-                builder.stackItems.removeSubrange(itemBase...)
+                builder.stackItems.truncate(to: itemBase)
                 throw error.within("children[\(i)]")
             }
             let alignment = Self.alignment(style.alignSelf, options.alignItems)
@@ -100,8 +111,8 @@ struct StackPass {
     }
 
     func release(_ builder: inout LayoutBuilder) {
-        builder.stackItems.removeSubrange(itemBase...)
-        builder.stackLines.removeSubrange(lineBase...)
+        builder.stackItems.truncate(to: itemBase)
+        builder.stackLines.truncate(to: lineBase)
     }
 
     static func alignment(_ alignSelf: AlignSelf, _ alignItems: AlignItems) -> AlignItems {

@@ -96,7 +96,7 @@ extension LayoutBuilder {
         parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
         try arena.validateStyle(of: record)
-        let range = arena.style(of: record).narrowed(range, parentSize: parentSize)
+        let range = arena.narrowed(record, range, parentSize: parentSize)
         guard options.spacing.isFinite else {
             throw LayoutError("expected a finite number, got \(formatPoints(options.spacing))", path: "spacing")
         }
