@@ -20,9 +20,9 @@ let package = Package(
     targets: [
         .target(name: "WeftLayout"),
         .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
-        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat"]),
+        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
-        .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
+        .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed", "WeftText"]),
         .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed", "WeftText"]),
         // Text: HarfBuzz shaping, FreeType font files, ICU line breaking and bidi (Debian's -dev packages).
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -43,6 +43,7 @@ let package = Package(
                 "WeftFeed",
                 "WeftSamples",
                 "WeftScenarios",
+                "WeftText",
                 "WeftAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -54,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftNodesTests",
-            dependencies: ["WeftNodes", "WeftSamples"]
+            dependencies: ["WeftNodes", "WeftSamples", "WeftText"]
         ),
         .testTarget(
             name: "WeftFeedTests",

@@ -1,6 +1,24 @@
 import WeftLayout
 
-/// An SVG picture of a layout's computed boxes: leaves filled, specs outlined with dashes, ids as labels.
+/// An element that draws its own content into SVG pictures (`--format svg`): a text node draws its lines.
+///
+/// The picture draws every element's box; for an element that conforms it adds ``svgContent(in:)`` instead of
+/// the id label it draws for others (the element labels itself). MAY be called from any thread.
+public protocol SVGDrawable {
+    /// SVG elements (`<text>`, `<rect>`...) that draw the content and a label inside or around `frame`, which
+    /// is in the picture's coordinates (points, y down).
+    func svgContent(in frame: Rect) -> String
+}
+
+extension SVGDrawable {
+    /// `text` with the characters XML reserves escaped, for SVG text and attributes.
+    public func svgEscaped(_ text: String) -> String {
+        SVGPicture.escape(text)
+    }
+}
+
+/// An SVG picture of a layout's computed boxes: leaves filled, specs outlined with dashes, ids as labels,
+/// and the content of elements that draw themselves (``SVGDrawable``).
 enum SVGPicture {
     static func render(_ layout: Layout) -> String {
         let entries = layout.allFrames()
@@ -26,6 +44,10 @@ enum SVGPicture {
             out += "fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1\"\(dash)><title>\(escape(AsciiPicture.title(layoutTitle: entry)))</title></rect>\n"
         }
         for entry in entries {
+            if let drawable = entry.element as? any SVGDrawable {
+                out += drawable.svgContent(in: entry.frame)
+                continue
+            }
             guard let id = entry.element.identifier else { continue }
             let f = entry.frame
             out += "  <text x=\"\(formatPoints(f.origin.x + 2))\" y=\"\(formatPoints(f.origin.y + 11))\" fill=\"#1a202c\">"
