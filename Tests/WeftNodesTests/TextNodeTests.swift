@@ -123,6 +123,24 @@ struct TextNodeTests {
         #expect(close(tall.style.descender, FontFacts.descender(size: 20) - halfLeading))
     }
 
+    /// The advances above are HarfBuzz's: `hb-shape` (Debian's libharfbuzz-bin, which setup.sh installs) still
+    /// prints them for the same font files.
+    @Test("hb-shape prints the advances these tests use", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/hb-shape")))
+    func advancesFromHarfBuzz() throws {
+        for (font, text, advances) in FontFacts.advances {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/hb-shape")
+            process.arguments = ["--output-format=json", font, text]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let glyphs = try JSONSerialization.jsonObject(with: output) as? [[String: Any]] ?? []
+            #expect(glyphs.map { $0["ax"] as? Int ?? -1 } == advances, "\(text) in \(font)")
+        }
+    }
+
     @Test("Setters change the text atomically and relayout only when the value changes")
     func setters() throws {
         let node = TextNode(text: "a", textStyle: TextStyle(size: 10), measurer: FixedMetricsMeasurer())
