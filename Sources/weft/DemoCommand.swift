@@ -144,7 +144,7 @@ enum FirstScreenPicture {
                     out += "  <text x=\"\(formatPoints(x + 4))\" y=\"\(formatPoints(y + 14))\" font-size=\"10\" fill=\"#2c5282\">"
                     out += "\(escape(image.image?.name ?? ""))</text>\n"
                 } else if let text = entry.element as? TextNode {
-                    out += text.svgContent(in: Rect(x: x, y: y, width: f.size.width, height: f.size.height))
+                    out += text.svgContent(in: Rect(x: x, y: y, width: f.size.width, height: f.size.height)).elements
                 } else if entry.element is Spacer, f.size.width > 0, f.size.height > 0 {
                     out += "  <rect x=\"\(formatPoints(x))\" y=\"\(formatPoints(y))\" width=\"\(formatPoints(f.size.width))\" "
                     out += "height=\"\(formatPoints(f.size.height))\" fill=\"#edf2f7\" stroke=\"#a0aec0\" stroke-dasharray=\"4 3\"/>\n"

@@ -30,7 +30,7 @@ struct TextNodeOutputTests {
         let node = TextNode(attributedText: AttributedText([("Bold ", TextStyle(size: 20, weight: 700)),
                                                             ("italic", TextStyle(family: "Noto Serif", size: 20, isItalic: true))]))
         node.identifier = "title"
-        let svg = node.svgContent(in: Rect(x: 10, y: 20, width: 97, height: 27.5))
+        let (svg, caption) = node.svgContent(in: Rect(x: 10, y: 20, width: 97, height: 27.5))
         // The baseline is 1.069 x 20 = 21.38 below the top; "italic" starts after "Bold " (2489 units: 49.78).
         #expect(svg.contains(##"<text x="10" y="41.38" font-family="Noto Sans" font-size="20" font-weight="700" "##
             + ##"fill="#1a202c" xml:space="preserve">Bold </text>"##))
@@ -38,15 +38,17 @@ struct TextNodeOutputTests {
             + ##"font-style="italic" fill="#1a202c" xml:space="preserve">italic</text>"##))
         // The line's box: (2489 + 2346) / 1000 x 20 = 96.7 wide, 27.24 tall.
         #expect(svg.contains(##"<rect x="10" y="20" width="96.7" height="27.24" fill="#fefcbf" stroke="none"/>"##))
-        // The label does not fit beside the line (97 - 96.7 points): it goes right of the frame.
-        #expect(svg.contains(##"font-size="6" fill="#2b6cb0">title 97 x 27.5, 1 line</text>"##))
+        #expect(caption == "1 line")
         // A truncated line ends with its token, in the font of the text it follows.
         let cut = TextNode(text: "Weft lays out text", textStyle: TextStyle(size: 20), paragraphStyle: ParagraphStyle(maximumNumberOfLines: 1))
-        let cutSVG = cut.svgContent(in: Rect(x: 0, y: 0, width: 100, height: 27.5))
+        let (cutSVG, cutCaption) = cut.svgContent(in: Rect(x: 0, y: 0, width: 100, height: 27.5))
         #expect(cutSVG.contains(##"xml:space="preserve">Weft lay</text>"##))
         #expect(cutSVG.contains(##"<text x="75.36" y="21.38" font-family="Noto Sans" font-size="20" font-weight="400" "##
             + ##"fill="#1a202c" xml:space="preserve">…</text>"##))
-        #expect(cutSVG.contains("1 line, truncated"))
+        #expect(cutCaption == "1 line, truncated")
+        // A text that cannot be measured draws nothing and says why.
+        let bad = TextNode(text: "a", textStyle: TextStyle(size: -1))
+        #expect(bad.svgContent(in: Rect(x: 0, y: 0, width: 10, height: 10)) == ("", "cannot be measured: runs[0].style.size: expected a number > 0, got -1"))
     }
 }
 
