@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftScenariosTests",
-            dependencies: ["WeftScenarios", "WeftNodes"]
+            dependencies: ["WeftScenarios", "WeftNodes", "WeftText"]
         ),
         .testTarget(
             name: "WeftTextTests",

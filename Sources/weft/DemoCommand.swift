@@ -31,8 +31,8 @@ struct DemoCommand: ParsableCommand {
     var svg: String?
 
     @Option(help: ArgumentHelp("How the cells' texts are measured: fonts (HarfBuzz, real fonts) or fixed (fixed fractions of the font size).",
-                               valueName: TextMetricsArgument.valueName))
-    var textMetrics = TextMetricsArgument(.fonts)
+                               valueName: TextMetrics.valueName))
+    var textMetrics = TextMetrics.fonts
 
     func run() throws {
         try reportingInputErrors {
@@ -46,7 +46,7 @@ struct DemoCommand: ParsableCommand {
             options.cells = cells
             options.width = width
             options.seed = seed
-            options.textMeasurer = try textMeasurer(textMetrics.metrics, fontDirectories: [])
+            options.textMeasurer = try textMeasurer(textMetrics, fontDirectories: [])
             let demo = PhotoFeedDemo(options: options)
             let interactive = isatty(STDERR_FILENO) == 1
             let (feed, report) = try demo.run { loaded, offset, height in

@@ -34,8 +34,8 @@ struct LayoutCommand: ParsableCommand {
     var format = FormatArgument(.json)
 
     @Option(help: ArgumentHelp("How text leaves are measured: fonts (HarfBuzz, real fonts) or fixed (fixed fractions of the font size, the same everywhere).",
-                               valueName: TextMetricsArgument.valueName))
-    var textMetrics = TextMetricsArgument(.fonts)
+                               valueName: TextMetrics.valueName))
+    var textMetrics = TextMetrics.fonts
 
     @Option(name: .customLong("font-dir"),
             help: ArgumentHelp("Register the fonts (.ttf, .otf, .ttc) in this directory and below, beside the standard ones; repeatable.",
@@ -51,7 +51,7 @@ struct LayoutCommand: ParsableCommand {
                 throw InputError(description: "--min/--max: \(error.reason)")
             }
             let (scaleValue, outputFormat) = (scale.scale, format.format)
-            let measurer = try textMeasurer(textMetrics.metrics, fontDirectories: fontDirectories)
+            let measurer = try textMeasurer(textMetrics, fontDirectories: fontDirectories)
             let text = try readDocument(file)
             // Decoding and layout recurse once per element level: give them a thread with room for the
             // deepest document the decoder accepts.

@@ -3,31 +3,14 @@ import WeftNodes
 import WeftText
 
 /// `--text-metrics`: how text leaves are measured.
-struct TextMetricsArgument: CheckedArgument, CustomStringConvertible {
-    enum Metrics: String, CaseIterable {
-        /// Real fonts: HarfBuzz shaping over the standard fonts and any registered with `--font-dir`.
-        case fonts
-        /// `FixedMetricsMeasurer`: fixed fractions of the font size, the same on every machine.
-        case fixed
-    }
+enum TextMetrics: String, CaseIterable, CheckedArgument {
+    /// Real fonts: HarfBuzz shaping over the standard fonts and any registered with `--font-dir`.
+    case fonts
+    /// `FixedMetricsMeasurer`: fixed fractions of the font size, the same on every machine.
+    case fixed
 
     static let valueName = "metrics"
     static let expectation = "expected one of fonts, fixed"
-
-    let metrics: Metrics
-
-    init(_ metrics: Metrics) {
-        self.metrics = metrics
-    }
-
-    init?(argument: String) {
-        guard let metrics = Metrics(rawValue: argument) else { return nil }
-        self.metrics = metrics
-    }
-
-    static var allValueStrings: [String] { Metrics.allCases.map(\.rawValue) }
-
-    var description: String { metrics.rawValue }
 }
 
 /// The measurer for `--text-metrics` and `--font-dir` (repeatable).
@@ -36,7 +19,7 @@ struct TextMetricsArgument: CheckedArgument, CustomStringConvertible {
 /// missing, is reported by the first text leaf). With directories, their fonts are added to the standard
 /// registry (or, without the standard fonts, make the registry alone; its default family is the first one
 /// registered). `fixed` takes no font directories.
-func textMeasurer(_ metrics: TextMetricsArgument.Metrics, fontDirectories: [String]) throws -> any TextMeasurer {
+func textMeasurer(_ metrics: TextMetrics, fontDirectories: [String]) throws -> any TextMeasurer {
     switch metrics {
     case .fixed:
         guard fontDirectories.isEmpty else {
