@@ -46,7 +46,7 @@ func textBenchmarks() {
         Benchmark("T3 text: 10,000 comments cold on \(threads == 1 ? "1 thread" : "all cores"), per text",
                   configuration: .init(scalingFactor: .one, maxIterations: 6)) { benchmark in
             let measurer = FontMeasurer(registry: try FontRegistry.standard())
-            let lanes = threads == 1 ? 1 : activeCores() * 8
+            let lanes = threads == 1 ? 1 : ProcessInfoCores.count * 8
             benchmark.startMeasurement()
             DispatchQueue.concurrentPerform(iterations: lanes) { lane in
                 var index = lane
