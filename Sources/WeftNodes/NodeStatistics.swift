@@ -125,9 +125,10 @@ public final class NodeStatistics: Sendable {
         public var staleDrops: Int
         /// Layout passes applied on the apply queue.
         public var appliedPasses: Int
-        /// Texts measured whose shaping came from a tracked measurer's cache (``trackTextCache(of:)``).
+        /// Texts (and truncation tokens) measured with their shaping found in a tracked measurer's cache
+        /// (``trackTextCache(of:)``): only lines were broken.
         public var textCacheHits = 0
-        /// Texts measured that were shaped (the cache missed).
+        /// Texts (and truncation tokens) that were shaped: the cache missed.
         public var textCacheMisses = 0
 
         /// The counts between an earlier reading and this one.
