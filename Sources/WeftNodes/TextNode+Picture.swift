@@ -9,10 +9,9 @@ extension TextNode: SVGDrawable {
     /// caption counts the lines and says whether the text was cut, or why it cannot be measured.
     public func svgContent(in frame: Rect) -> (elements: String, caption: String) {
         let x = frame.origin.x, y = frame.origin.y
-        let text = attributedText ?? AttributedText("")
-        let layout: TextLayout
+        let text: AttributedText, layout: TextLayout
         do throws(TextError) {
-            layout = try measurement(width: frame.size.width)
+            (text, layout) = try measured(width: frame.size.width)
         } catch {
             return ("", "cannot be measured: \(error)")
         }

@@ -125,13 +125,15 @@ open class TextNode: Node, @unchecked Sendable {
     /// The text as set in lines at most `width` points wide (infinite, or not a valid size: no wrapping); no
     /// text measures as an empty layout with the metrics of ``textStyle``.
     public func measurement(width: Double) throws(TextError) -> TextLayout {
+        try measured(width: width).layout
+    }
+
+    /// The text and its layout at `width`, both from one reading of the content.
+    func measured(width: Double) throws(TextError) -> (text: AttributedText, layout: TextLayout) {
         let snapshot = lock.withLock { content }
         if let problem = snapshot.problem { throw problem }
-        let constraints = TextConstraints(width: Size.isValid(width) ? width : .infinity)
-        guard let text = snapshot.text else {
-            return try measurer.measure(AttributedText("", style: snapshot.textStyle), constraints: constraints)
-        }
-        return try measurer.measure(text, constraints: constraints)
+        let text = snapshot.text ?? AttributedText("", style: snapshot.textStyle)
+        return (text, try measurer.measure(text, constraints: TextConstraints(width: Size.isValid(width) ? width : .infinity)))
     }
 
     /// A text the measurer refuses lays out as an element that throws its error; measurable text has no spec.
