@@ -22,9 +22,9 @@ let package = Package(
         // program that uses WeftLayout alone).
         .target(name: "WeftLayout", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
-        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat"]),
+        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
-        .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
+        .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed", "WeftText"]),
         .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed", "WeftText"]),
         // Text: HarfBuzz shaping, FreeType font files, ICU line breaking and bidi (Debian's -dev packages).
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -49,6 +49,7 @@ let package = Package(
                 "WeftFeed",
                 "WeftSamples",
                 "WeftScenarios",
+                "WeftText",
                 "WeftAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -60,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftNodesTests",
-            dependencies: ["WeftNodes", "WeftSamples"]
+            dependencies: ["WeftNodes", "WeftSamples", "WeftText"]
         ),
         .testTarget(
             name: "WeftFeedTests",
@@ -68,7 +69,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftScenariosTests",
-            dependencies: ["WeftScenarios", "WeftNodes"]
+            dependencies: ["WeftScenarios", "WeftNodes", "WeftText"]
         ),
         .testTarget(
             name: "WeftTextTests",

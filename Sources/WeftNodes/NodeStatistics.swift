@@ -1,5 +1,6 @@
 import Synchronization
 import WeftLayout
+import WeftText
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -65,6 +66,8 @@ public final class NodeStatistics: Sendable {
     }
 
     private let blocks = Locked<[Block]>([])
+    /// The text measurers whose shaped-run caches the snapshots count (``trackTextCache(of:)``).
+    private let textCaches = Locked<[FontMeasurer]>([])
     /// Tells this instance's blocks apart in each thread's table (identifiers of freed objects are reused).
     private let id = NodeStatistics.nextID.add(1, ordering: .relaxed).oldValue
 
@@ -97,6 +100,13 @@ public final class NodeStatistics: Sendable {
         if counters.measurements != 0 { block.add(counters.measurements, to: .measurements) }
     }
 
+    /// Counts `measurer`'s shaped-run cache in this instance's snapshots (``Snapshot/textCacheHits`` and
+    /// ``Snapshot/textCacheMisses``): the measurer's own counts, so the work of every tree that shares it. Track
+    /// each measurer once. ``shared`` tracks ``TextNode/standardMeasurer`` from its first use.
+    public func trackTextCache(of measurer: FontMeasurer) {
+        textCaches.withLock { $0.append(measurer) }
+    }
+
     /// A reading of every counter.
     public struct Snapshot: Sendable, Equatable {
         /// Node layouts answered from a node's cache.
@@ -115,6 +125,11 @@ public final class NodeStatistics: Sendable {
         public var staleDrops: Int
         /// Layout passes applied on the apply queue.
         public var appliedPasses: Int
+        /// Texts (and truncation tokens) measured with their shaping found in a tracked measurer's cache
+        /// (``trackTextCache(of:)``): only lines were broken.
+        public var textCacheHits = 0
+        /// Texts (and truncation tokens) that were shaped: the cache missed.
+        public var textCacheMisses = 0
 
         /// The counts between an earlier reading and this one.
         public func subtracting(_ earlier: Snapshot) -> Snapshot {
@@ -123,7 +138,8 @@ public final class NodeStatistics: Sendable {
                 specCalls: specCalls - earlier.specCalls, measurements: measurements - earlier.measurements,
                 insertions: insertions - earlier.insertions, removals: removals - earlier.removals,
                 moves: moves - earlier.moves, staleDrops: staleDrops - earlier.staleDrops,
-                appliedPasses: appliedPasses - earlier.appliedPasses)
+                appliedPasses: appliedPasses - earlier.appliedPasses,
+                textCacheHits: textCacheHits - earlier.textCacheHits, textCacheMisses: textCacheMisses - earlier.textCacheMisses)
         }
     }
 
@@ -132,9 +148,16 @@ public final class NodeStatistics: Sendable {
         for block in blocks.withLock({ $0 }) {
             for counter in Counter.allCases { sums[counter.rawValue] += block.value(counter) }
         }
+        var (textHits, textMisses) = (0, 0)
+        for measurer in textCaches.withLock({ $0 }) {
+            let counts = measurer.cacheStatistics
+            textHits += counts.hits
+            textMisses += counts.misses
+        }
         return Snapshot(
             cacheHits: sums[0], cacheMisses: sums[1], specCalls: sums[2], measurements: sums[3], insertions: sums[4],
-            removals: sums[5], moves: sums[6], staleDrops: sums[7], appliedPasses: sums[8])
+            removals: sums[5], moves: sums[6], staleDrops: sums[7], appliedPasses: sums[8],
+            textCacheHits: textHits, textCacheMisses: textMisses)
     }
 }
 

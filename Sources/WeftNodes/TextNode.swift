@@ -1,68 +1,151 @@
 import WeftLayout
+import WeftText
 
-/// A leaf node that shows text, sized by a ``TextMeasurer`` (Texture's `ASTextNode`).
+/// A leaf node that shows text, sized by a WeftText measurer (Texture's `ASTextNode`).
 ///
-/// Setting ``text`` or ``attributes`` (from any thread) calls ``Node/setNeedsLayout()`` when the value
-/// changes. The style's ascender and descender follow the attributes, so the node aligns on its baselines in
-/// a stack.
+/// The text is attributed (runs of ``TextStyle``, one ``ParagraphStyle``): set ``attributedText``, or use the
+/// plain-string convenience, ``text`` set in ``textStyle`` with ``paragraphStyle``. The node measures with
+/// ``measurer``: by default ``TextNode/standardMeasurer`` (real fonts: HarfBuzz over the standard font
+/// registry, one shaped-run cache for the process); pass `FixedMetricsMeasurer()` for font-independent numbers.
+///
+/// Threading: every property MAY be read and set from any thread. Each setter is one atomic change of the
+/// node's text (concurrent setters never lose each other's changes) and calls ``Node/setNeedsLayout()`` when
+/// the value changed. The measurer runs with no lock held.
+///
+/// Baselines: like Texture's text node, the style's `ascender` comes from the first run's font and its
+/// `descender` from the last run's (the measurer's ``TextMeasurer/lineMetrics(for:)``, line height
+/// included), set with the text, so that the node aligns on its baselines in a stack.
+///
+/// Bad text: when the text is set, every run's style is checked by the measurer (sizes, weights, font
+/// families it knows) and its length against the measurer's limit. Text it refuses is kept, reported by
+/// ``textProblem``, and laying the node out throws a `LayoutError` naming the node and the run. A failure
+/// that no check can foresee (ICU or HarfBuzz unable to start; a custom measurer's own error) makes the node
+/// measure as 0 x 0.
 open class TextNode: Node, @unchecked Sendable {
     // @unchecked: `content` is guarded by the node's lock, like `Node.state`.
-    private var content: Content
+    private var content: TextContent
+    /// Measures the text: `TextNode.standardMeasurer` unless another was given.
     public let measurer: any TextMeasurer
 
-    private struct Content {
-        var text: String?
-        var attributes: TextAttributes
-    }
-
-    public init(text: String? = nil, attributes: TextAttributes = TextAttributes(), measurer: any TextMeasurer = SimpleTextMeasurer()) {
-        content = Content(text: text, attributes: attributes)
-        self.measurer = measurer
+    /// A node showing `text` (nil: none, measured as 0 x 0) in one style.
+    public init(text: String? = nil, textStyle: TextStyle = TextStyle(), paragraphStyle: ParagraphStyle = ParagraphStyle(),
+                measurer: (any TextMeasurer)? = nil) {
+        let attributed = text.map { AttributedText($0, style: textStyle, paragraph: paragraphStyle) }
+        self.measurer = measurer ?? TextNode.standardMeasurer
+        content = TextContent(text: attributed, textStyle: textStyle, paragraphStyle: paragraphStyle)
         super.init()
-        applyMetrics(attributes)
+        updateContent { _ in }
     }
 
-    /// The text, or nil for none (the node then measures as zero).
-    public var text: String? {
+    /// A node showing attributed text (nil: none, measured as 0 x 0).
+    public init(attributedText: AttributedText?, measurer: (any TextMeasurer)? = nil) {
+        self.measurer = measurer ?? TextNode.standardMeasurer
+        content = TextContent(text: nil, textStyle: TextStyle(), paragraphStyle: ParagraphStyle())
+        super.init()
+        content.assign(attributedText)
+        updateContent { _ in }
+    }
+
+    // MARK: The text
+
+    /// The text with its runs and paragraph options, or nil for none. Setting it also sets ``textStyle`` (to
+    /// its first run's style) and ``paragraphStyle``.
+    public var attributedText: AttributedText? {
         get { lock.withLock { content.text } }
+        set { updateContent { $0.assign(newValue) } }
+    }
+
+    /// The text as a plain string, or nil for none. Setting a string sets it in ``textStyle`` and
+    /// ``paragraphStyle`` (one run).
+    public var text: String? {
+        get { lock.withLock { content.text?.string } }
         set {
-            let changed = lock.withLock { () -> Bool in
-                defer { content.text = newValue }
-                return content.text != newValue
+            updateContent { content in
+                content.text = newValue.map { AttributedText($0, style: content.textStyle, paragraph: content.paragraphStyle) }
             }
-            if changed { setNeedsLayout() }
         }
     }
 
-    /// How the text is set.
-    public var attributes: TextAttributes {
-        get { lock.withLock { content.attributes } }
+    /// The style of plain strings set through ``text``. Setting it restyles the whole text as one run.
+    public var textStyle: TextStyle {
+        get { lock.withLock { content.textStyle } }
         set {
-            let changed = lock.withLock { () -> Bool in
-                defer { content.attributes = newValue }
-                return content.attributes != newValue
+            updateContent { content in
+                content.textStyle = newValue
+                content.text = content.text.map { AttributedText($0.string, style: newValue, paragraph: $0.paragraph) }
             }
-            applyMetrics(newValue)
-            if changed { setNeedsLayout() }
         }
     }
 
-    private func applyMetrics(_ attributes: TextAttributes) {
-        let (ascender, descender) = measurer.lineMetrics(attributes)
-        updateStyle {
-            $0.ascender = ascender
-            $0.descender = descender
+    /// How the text wraps and is cut (line limit, truncation, token).
+    public var paragraphStyle: ParagraphStyle {
+        get { lock.withLock { content.paragraphStyle } }
+        set {
+            updateContent { content in
+                content.paragraphStyle = newValue
+                content.text?.paragraph = newValue
+            }
         }
     }
 
-    /// The text as it would be set in `width`.
-    public func measurement(width: Double) -> TextMeasurement {
+    /// Why the measurer refuses the text (a bad size, an unknown family, too long), found when it was set;
+    /// nil when it can be measured.
+    public var textProblem: TextError? { lock.withLock { content.problem } }
+
+    /// Applies `change` to the content as one atomic change: the new content is checked with the measurer
+    /// outside the lock, then stored only over the content it was made from (else made again from the newer
+    /// one), together with the style's ascender and descender. Calls `setNeedsLayout` when the text changed.
+    private func updateContent(_ change: (inout TextContent) -> Void) {
+        while true {
+            let current = lock.withLock { content }
+            var next = current
+            change(&next)
+            let isFirst = current.generation == 0
+            guard isFirst || !next.sameText(as: current) else { return }
+            let check = next.check(with: measurer)
+            next.problem = check.problem
+            next.generation = current.generation &+ 1
+            let stored = lock.withLock { () -> Bool in
+                guard content.generation == current.generation else { return false }
+                content = next
+                if let metrics = check.metrics {
+                    state.style.ascender = metrics.ascender
+                    state.style.descender = metrics.descender
+                }
+                return true
+            }
+            guard stored else { continue }
+            if !isFirst { setNeedsLayout() }
+            return
+        }
+    }
+
+    // MARK: Measuring
+
+    /// The text as set in lines at most `width` points wide (infinite, or not a valid size: no wrapping); no
+    /// text measures as an empty layout with the metrics of ``textStyle``.
+    public func measurement(width: Double) throws(TextError) -> TextLayout {
+        try measured(width: width).layout
+    }
+
+    /// The text and its layout at `width`, both from one reading of the content.
+    func measured(width: Double) throws(TextError) -> (text: AttributedText, layout: TextLayout) {
         let snapshot = lock.withLock { content }
-        return measurer.measure(snapshot.text ?? "", attributes: snapshot.attributes, width: width)
+        if let problem = snapshot.problem { throw problem }
+        let text = snapshot.text ?? AttributedText("", style: snapshot.textStyle)
+        return (text, try measurer.measure(text, constraints: TextConstraints(width: Size.isValid(width) ? width : .infinity)))
     }
 
+    /// A text the measurer refuses lays out as an element that throws its error; measurable text has no spec.
+    open override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
+        guard let problem = textProblem else { return nil }
+        return UnmeasurableText(node: self, problem: problem)
+    }
+
+    /// The measured size of the text in `constrainedSize.width` (0 x 0 for no text, or if measuring failed).
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {
-        measurement(width: constrainedSize.width).size
+        guard let layout = try? measurement(width: constrainedSize.width) else { return .zero }
+        return Size(width: layout.width, height: layout.height)
     }
 
     /// `text`, the element type of the JSON format.

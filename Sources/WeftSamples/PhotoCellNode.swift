@@ -1,5 +1,6 @@
 import WeftLayout
 import WeftNodes
+import WeftText
 
 /// One post of a photo feed: who posted it, where, the photo, and its comments.
 public struct PhotoModel: Hashable, Sendable {
@@ -49,14 +50,17 @@ public final class PhotoCellNode: CellNode, @unchecked Sendable {
     public let commentsNode: TextNode
 
     /// A cell for `model`; `loader` fetches the avatar and the photo (answering on any thread, any time).
-    public init(model: PhotoModel, loader: @escaping NetworkImageNode.Loader, measurer: any TextMeasurer = SimpleTextMeasurer()) {
+    /// The texts are measured by `measurer` (nil: ``TextNode/standardMeasurer``, real fonts; pass
+    /// `FixedMetricsMeasurer()` for font-independent sizes): the username at 14 points, the location at 12 and
+    /// the comments at 13, in at most 3 lines, in the registry's default family.
+    public init(model: PhotoModel, loader: @escaping NetworkImageNode.Loader, measurer: (any TextMeasurer)? = nil) {
         self.model = model
         avatarNode = NetworkImageNode(loader: loader)
         photoNode = NetworkImageNode(loader: loader)
-        usernameNode = TextNode(text: model.username, attributes: TextAttributes(fontSize: 14), measurer: measurer)
-        locationNode = TextNode(text: model.location, attributes: TextAttributes(fontSize: 12), measurer: measurer)
-        commentsNode = TextNode(
-            text: model.comments, attributes: TextAttributes(fontSize: 13, maximumNumberOfLines: 3), measurer: measurer)
+        usernameNode = TextNode(text: model.username, textStyle: TextStyle(size: 14), measurer: measurer)
+        locationNode = TextNode(text: model.location, textStyle: TextStyle(size: 12), measurer: measurer)
+        commentsNode = TextNode(text: model.comments, textStyle: TextStyle(size: 13),
+                                paragraphStyle: ParagraphStyle(maximumNumberOfLines: 3), measurer: measurer)
         super.init()
         identifier = "cell\(model.id)"
         avatarNode.identifier = "avatar"

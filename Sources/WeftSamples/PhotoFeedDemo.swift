@@ -2,6 +2,7 @@ import Dispatch
 import WeftFeed
 import WeftLayout
 import WeftNodes
+import WeftText
 
 /// The photo feed of `weft demo`: synthetic posts whose locations and images arrive late on background
 /// threads, loaded page by page through batch fetching while the feed is scrolled from top to bottom.
@@ -17,6 +18,8 @@ public final class PhotoFeedDemo: FeedDataSource, FeedDelegate, @unchecked Senda
         public var pageSize = 100
         /// How many points each scroll step moves (a third of a screen by default).
         public var scrollStep: Double?
+        /// What measures the cells' texts (nil: ``TextNode/standardMeasurer``, real fonts).
+        public var textMeasurer: (any TextMeasurer)?
 
         public init() {}
     }
@@ -82,8 +85,9 @@ public final class PhotoFeedDemo: FeedDataSource, FeedDelegate, @unchecked Senda
         let loader = self.loader
         let delay = self.delay()
         let deliveries = self.deliveries
+        let measurer = options.textMeasurer
         return {
-            let cell = PhotoCellNode(model: post, loader: loader)
+            let cell = PhotoCellNode(model: post, loader: loader, measurer: measurer)
             // Reverse geocoding starts with the cell and answers later, on a background thread.
             deliveries.enter()
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak cell] in

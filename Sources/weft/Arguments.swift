@@ -120,7 +120,7 @@ struct ThreadCounts: CheckedArgument, CustomStringConvertible {
 /// value name tells which ``CheckedArgument`` refused it, and that type says what it expects.
 enum ArgumentErrors {
     static let checked: [any CheckedArgument.Type] = [
-        SizeArgument.self, ScaleArgument.self, FormatArgument.self, ThreadCounts.self,
+        SizeArgument.self, ScaleArgument.self, FormatArgument.self, ThreadCounts.self, TextMetrics.self,
     ]
 
     /// The one-line message for a value error in ArgumentParser's `message`, or nil for other errors.

@@ -4,6 +4,7 @@ import WeftFeed
 import WeftLayout
 import WeftNodes
 import WeftSamples
+import WeftText
 
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,6 +30,10 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Write the first screen as an SVG picture to this file.")
     var svg: String?
 
+    @Option(help: ArgumentHelp("How the cells' texts are measured: fonts (HarfBuzz, real fonts) or fixed (fixed fractions of the font size).",
+                               valueName: TextMetrics.valueName))
+    var textMetrics = TextMetrics.fonts
+
     func run() throws {
         try reportingInputErrors {
             guard cells > 0 && cells <= 1_000_000 else {
@@ -41,6 +46,7 @@ struct DemoCommand: ParsableCommand {
             options.cells = cells
             options.width = width
             options.seed = seed
+            options.textMeasurer = try textMeasurer(textMetrics, fontDirectories: [])
             let demo = PhotoFeedDemo(options: options)
             let interactive = isatty(STDERR_FILENO) == 1
             let (feed, report) = try demo.run { loaded, offset, height in
@@ -77,6 +83,7 @@ enum DemoReport {
             ("apply-queue turns", "\(grouped(q.turns)), longest \(ms(q.longest)), median \(ms(q.median))"),
             ("diffs applied", "\(grouped(n.insertions)) insertions, \(grouped(n.removals)) removals, \(grouped(n.moves)) moves"),
             ("layout cache", "\(grouped(n.cacheHits)) hits of \(grouped(lookups)) lookups (\(lookups > 0 ? 100 * n.cacheHits / lookups : 0)%)"),
+            ("text cache", textCache(n)),
             ("batch fetches", "\(f.batchFetches)"),
             ("scroll steps", "\(grouped(r.scrollSteps)) to the end of \(grouped(Int(r.contentHeight))) points"),
             ("wall time", String(format: "%.2f s on %d cores", r.seconds, r.cores)),
@@ -85,6 +92,13 @@ enum DemoReport {
         let title = "weft demo: \(grouped(r.options.cells)) photo cells, width \(formatPoints(r.options.width)), seed \(r.options.seed)"
         return ([title] + rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 })
             .joined(separator: "\n")
+    }
+
+    /// The shaped-run cache's hit rate, or why there is none.
+    static func textCache(_ n: NodeStatistics.Snapshot) -> String {
+        let lookups = n.textCacheHits + n.textCacheMisses
+        guard lookups > 0 else { return "not used (fixed metrics)" }
+        return "\(grouped(n.textCacheHits)) hits of \(grouped(lookups)) texts measured (\(100 * n.textCacheHits / lookups)%)"
     }
 
     static func ms(_ seconds: Double) -> String {
@@ -102,8 +116,8 @@ enum DemoReport {
     }
 }
 
-/// An SVG picture of the cells on the first screen: images as filled boxes, text as its lines, placeholders
-/// dashed.
+/// An SVG picture of the cells on the first screen: images as filled boxes, text as its lines (as text nodes
+/// draw themselves in layout pictures), placeholders dashed.
 enum FirstScreenPicture {
     static func render(_ feed: FeedNode) -> String {
         let width = feed.width
@@ -130,13 +144,7 @@ enum FirstScreenPicture {
                     out += "  <text x=\"\(formatPoints(x + 4))\" y=\"\(formatPoints(y + 14))\" font-size=\"10\" fill=\"#2c5282\">"
                     out += "\(escape(image.image?.name ?? ""))</text>\n"
                 } else if let text = entry.element as? TextNode {
-                    let attributes = text.attributes
-                    let measurement = text.measurement(width: f.size.width)
-                    for (i, line) in measurement.lines.enumerated() {
-                        let baseline = y + measurement.ascender + Double(i) * attributes.effectiveLineHeight
-                        out += "  <text x=\"\(formatPoints(x))\" y=\"\(formatPoints(baseline))\" font-size=\"\(formatPoints(attributes.fontSize))\" "
-                        out += "fill=\"#1a202c\">\(escape(line))</text>\n"
-                    }
+                    out += text.svgContent(in: Rect(x: x, y: y, width: f.size.width, height: f.size.height)).elements
                 } else if entry.element is Spacer, f.size.width > 0, f.size.height > 0 {
                     out += "  <rect x=\"\(formatPoints(x))\" y=\"\(formatPoints(y))\" width=\"\(formatPoints(f.size.width))\" "
                     out += "height=\"\(formatPoints(f.size.height))\" fill=\"#edf2f7\" stroke=\"#a0aec0\" stroke-dasharray=\"4 3\"/>\n"

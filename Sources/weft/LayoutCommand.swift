@@ -3,6 +3,7 @@ import Foundation
 import WeftFormat
 import WeftLayout
 import WeftNodes
+import WeftText
 
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,6 +33,15 @@ struct LayoutCommand: ParsableCommand {
                                valueName: FormatArgument.valueName))
     var format = FormatArgument(.json)
 
+    @Option(help: ArgumentHelp("How text leaves are measured: fonts (HarfBuzz, real fonts) or fixed (fixed fractions of the font size, the same everywhere).",
+                               valueName: TextMetrics.valueName))
+    var textMetrics = TextMetrics.fonts
+
+    @Option(name: .customLong("font-dir"),
+            help: ArgumentHelp("Register the fonts (.ttf, .otf, .ttc) in this directory and below, beside the standard ones; repeatable.",
+                               valueName: "dir"))
+    var fontDirectories: [String] = []
+
     func run() throws {
         try reportingInputErrors {
             let range: SizeRange
@@ -41,12 +51,13 @@ struct LayoutCommand: ParsableCommand {
                 throw InputError(description: "--min/--max: \(error.reason)")
             }
             let (scaleValue, outputFormat) = (scale.scale, format.format)
+            let measurer = try textMeasurer(textMetrics, fontDirectories: fontDirectories)
             let text = try readDocument(file)
             // Decoding and layout recurse once per element level: give them a thread with room for the
             // deepest document the decoder accepts.
             let output = onLargeStack(LayoutDecoder.recommendedStackSize) { () -> Result<String, LayoutError> in
                 do throws(LayoutError) {
-                    let document = try LayoutDecoder.withNodes().decode(text)
+                    let document = try LayoutDecoder.withNodes(textMeasurer: measurer).decode(text)
                     let layout = try Layout.compute(document.root, in: range, scale: scaleValue)
                     return .success(outputFormat.render(layout))
                 } catch {

@@ -4,6 +4,7 @@ import Testing
 import WeftLayout
 @testable import WeftNodes
 import WeftSamples
+import WeftText
 
 /// Answers image requests when told to, on a background thread.
 final class ScriptedLoader: @unchecked Sendable {
@@ -40,7 +41,8 @@ final class SizeChanges: CellNodeOwner, @unchecked Sendable {
 
 /// The story of Texture's "Automatic Subnode Management" document, told with the photo cell.
 ///
-/// Every number below comes from the documented rules and `SimpleTextMeasurer`'s advances (fractions of the
+/// The cells measure their text with `FixedMetricsMeasurer` (`TextNodeTests` checks real fonts). Every number
+/// below comes from the documented rules and that measurer's advances (fractions of the
 /// font size: s, a, h, e, o, n, c 0.5; r, i, t 0.3; m 0.85; P 0.65; 2 0.55; space 0.25; line height 1.25 x
 /// the font size), rounded up to the 1/2-point grid:
 /// - username "sarah" at 14 pt: 2.3 em = 32.2, rounded 32.5 wide, 17.5 tall.
@@ -65,7 +67,7 @@ struct PhotoCellStoryTests {
         let loader = ScriptedLoader()
         let model = PhotoModel(id: 7, username: "sarah", avatarURL: "avatar://7", photoURL: "photo://7",
                                location: nil, comments: "2 comments")
-        let cell = PhotoCellNode(model: model, loader: loader.loader)
+        let cell = PhotoCellNode(model: model, loader: loader.loader, measurer: FixedMetricsMeasurer())
         let owner = SizeChanges()
         cell.owner = owner
         cell.loadImages()
@@ -119,7 +121,7 @@ struct PhotoCellStoryTests {
     func sizeChangeReachesOwner() throws {
         let loader = ScriptedLoader()
         let model = PhotoModel(id: 8, username: "ana", avatarURL: "a", photoURL: "p", location: nil, comments: "")
-        let cell = PhotoCellNode(model: model, loader: loader.loader)
+        let cell = PhotoCellNode(model: model, loader: loader.loader, measurer: FixedMetricsMeasurer())
         let owner = SizeChanges()
         cell.owner = owner
         cell.constrainedRange = SizeRange(min: Size(320, 0), max: Size(320, .infinity))

@@ -145,8 +145,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // T1 to T3: text measuring (TextBenchmarks.swift).
+    // T1 to T3: text measuring (TextBenchmarks.swift); T4: the photo cell with real text (TextCellBenchmarks.swift).
     textBenchmarks()
+    textCellBenchmarks()
 }
 
 /// A benchmark cell that alternately shows and hides its location and comments.
