@@ -106,7 +106,7 @@ extension Node {
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
         } else {
             builder.counters.measurements += 1
-            let measured = calculateSizeThatFits(resolved.max)
+            let measured = try sizeThatFits(resolved.max)
             let size = builder.sanitizedSize(resolved.clamp(measured))
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil)
         }

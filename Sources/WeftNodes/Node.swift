@@ -157,6 +157,14 @@ open class Node: LayoutObject, @unchecked Sendable {
         return block(self, range, &specs)
     }
 
+    /// A leaf's size for `constrainedSize`, or an error naming what cannot be measured: what layout calls.
+    ///
+    /// The default is ``calculateSizeThatFits(_:)``'s size; a leaf whose content can be invalid (a text with
+    /// an unknown font) overrides this to throw. Same threading rules as ``layoutSpecThatFits(_:in:)``.
+    open func sizeThatFits(_ constrainedSize: Size) throws(LayoutError) -> Size {
+        calculateSizeThatFits(constrainedSize)
+    }
+
     /// A leaf's size for `constrainedSize` (the max of its range; dimensions may be infinite).
     ///
     /// The default, like Texture's, is `constrainedSize` when both dimensions are valid sizes (finite and below

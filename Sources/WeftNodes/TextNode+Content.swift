@@ -70,22 +70,3 @@ struct TextContent: Sendable {
         return Check(metrics: LineMetrics(ascender: first.ascender, descender: last.descender))
     }
 }
-
-/// What a text node lays out as when its measurer refuses its text: an element whose layout throws the
-/// problem as a `LayoutError` naming the node (its path, from the root, leads to the node).
-final class UnmeasurableText: LayoutElement {
-    let error: LayoutError
-
-    init(node: TextNode, problem: TextError) {
-        let kind: LayoutError.Kind = problem.kind == .limit ? .limit : .invalid
-        error = LayoutError("\(node.displayName) cannot be measured: \(problem)", kind: kind)
-    }
-
-    var style: LayoutStyle { LayoutStyle() }
-
-    var kindName: String { "text" }
-
-    func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        throw error
-    }
-}

@@ -136,10 +136,13 @@ open class TextNode: Node, @unchecked Sendable {
         return (text, try measurer.measure(text, constraints: TextConstraints(width: Size.isValid(width) ? width : .infinity)))
     }
 
-    /// A text the measurer refuses lays out as an element that throws its error; measurable text has no spec.
-    open override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
-        guard let problem = textProblem else { return nil }
-        return UnmeasurableText(node: self, problem: problem)
+    /// A text the measurer refuses is an error naming the node; measurable text measures as
+    /// ``calculateSizeThatFits(_:)`` says.
+    open override func sizeThatFits(_ constrainedSize: Size) throws(LayoutError) -> Size {
+        if let problem = textProblem {
+            throw LayoutError("\(displayName) cannot be measured: \(problem)", kind: problem.kind == .limit ? .limit : .invalid)
+        }
+        return calculateSizeThatFits(constrainedSize)
     }
 
     /// The measured size of the text in `constrainedSize.width` (0 x 0 for no text, or if measuring failed).

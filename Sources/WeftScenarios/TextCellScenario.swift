@@ -30,8 +30,8 @@ public final class TextCellNode: CellNode, @unchecked Sendable {
         super.init()
     }
 
-    public override func layoutSpecThatFits(_ range: SizeRange) -> (any LayoutElement)? {
-        BenchmarkCell.spec(avatar: avatar, username: username, location: location, photo: photo, comments: comments)
+    public override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
+        BenchmarkCell.spec(in: specs, avatar: avatar, username: username, location: location, photo: photo, comments: comments)
     }
 
     /// `count` cells with distinct comments (``TextScenarios/comments(_:seed:)``), their texts measured by

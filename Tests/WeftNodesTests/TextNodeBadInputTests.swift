@@ -22,12 +22,12 @@ struct TextNodeBadInputTests {
         let problem = TextError("no font family \"Nope\" is registered (registered: Noto Sans)", path: "runs[1].style.family",
                                 kind: .font)
         #expect(node.textProblem == problem)
-        #expect(throws: LayoutError("text \"title\" cannot be measured: \(problem)", path: "root.layoutSpec")) {
+        #expect(throws: LayoutError("text \"title\" cannot be measured: \(problem)", path: "root")) {
             try node.layoutThatFits(range)
         }
         // Inside a cell the path leads from the root to the node.
         let cell = ComposedNode("cell") { _ in StackSpec(StackOptions(direction: .vertical), children: [Spacer(), node]) }
-        #expect(throws: LayoutError("text \"title\" cannot be measured: \(problem)", path: "root.layoutSpec.children[1].layoutSpec")) {
+        #expect(throws: LayoutError("text \"title\" cannot be measured: \(problem)", path: "root.layoutSpec.children[1]")) {
             try cell.layoutThatFits(range)
         }
         // A good family mends it.
@@ -43,7 +43,7 @@ struct TextNodeBadInputTests {
             node.textStyle = TextStyle(size: 0)
             #expect(node.textProblem == TextError("expected a number > 0, got 0", path: "runs[0].style.size"))
             #expect(throws: LayoutError("text cannot be measured: runs[0].style.size: expected a number > 0, got 0",
-                                        path: "root.layoutSpec")) {
+                                        path: "root")) {
                 try node.layoutThatFits(range)
             }
             node.textStyle = TextStyle(weight: 1001)
@@ -76,7 +76,7 @@ struct TextNodeBadInputTests {
     func noFonts() throws {
         let node = TextNode(text: "a", measurer: FontMeasurer(registry: FontRegistry()))
         #expect(node.textProblem == TextError("no fonts are registered", path: "runs[0].style.family", kind: .font))
-        #expect(throws: LayoutError("text cannot be measured: runs[0].style.family: no fonts are registered", path: "root.layoutSpec")) {
+        #expect(throws: LayoutError("text cannot be measured: runs[0].style.family: no fonts are registered", path: "root")) {
             try node.layoutThatFits(range)
         }
         // A missing standard font set answers the same way, with what to install (see TextNode.standardMeasurer).

@@ -14,7 +14,7 @@ struct TextCellScenarioTests {
         let cell = TextCellNode(index: 0, comment: "Weft lays out text", measurer: try FontMeasurer.standard())
         let layout = try cell.layoutThatFits(BenchmarkCell.range)
         #expect(layout.size == Size(375, 470.5))
-        let comments = try #require(layout.allFrames().first { $0.element === cell.comments })
+        let comments = try #require(layout.allFrames().first { $0.object === cell.comments })
         #expect(comments.frame == Rect(x: 8, y: 443, width: 359, height: 19.5))
     }
 
