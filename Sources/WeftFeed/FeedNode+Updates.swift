@@ -33,9 +33,10 @@ extension FeedNode {
     ///
     /// The data source is asked for its counts and cell blocks on the calling thread, with no lock held (so it
     /// may call back into the feed); the change takes its place in the order of the feed's changes when its
-    /// counts are planned.
-    public func reloadData(completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil) {
-        guard let dataSource else { return }
+    /// counts are planned. Throws (and `completion` is never called) when the feed has no data source: the
+    /// feed holds it weakly, so it may be gone.
+    public func reloadData(completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil) throws(FeedError) {
+        guard let dataSource else { throw FeedError("the feed has no data source (it holds its data source weakly)") }
         let counts = (0..<dataSource.numberOfSections(in: self)).map { dataSource.feed(self, numberOfItemsInSection: $0) }
         let (planned, ticket) = plan.withLock { plan -> (PlannedChange, UInt64) in
             var newItems: [(ItemID, ItemPath)] = []

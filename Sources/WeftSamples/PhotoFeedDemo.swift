@@ -136,7 +136,7 @@ public final class PhotoFeedDemo: FeedDataSource, FeedDelegate, @unchecked Senda
         let feed = FeedNode(dataSource: self, delegate: self, width: options.width, viewportHeight: options.viewportHeight)
         state.withLock { $0.loaded = min(options.cells, options.pageSize) }
         let loaded = DispatchSemaphore(value: 0)
-        feed.reloadData { _ in loaded.signal() }
+        try feed.reloadData { _ in loaded.signal() }
         loaded.wait()
 
         let step = options.scrollStep ?? options.viewportHeight / 3

@@ -166,7 +166,7 @@ public enum Scenarios {
 
     /// 7: insert 100 cells into a 10,000-cell feed; the apply-queue time of the commit.
     public static func batchInsert(existing: Int, inserted: Int, repetitions: Int) throws -> ScenarioResult {
-        let fixture = BatchInsertFixture(existing: existing)
+        let fixture = try BatchInsertFixture(existing: existing)
         var commits: [Double] = []
         var totals: [Double] = []
         for _ in 0..<(repetitions + 1) {
@@ -191,11 +191,11 @@ public final class BatchInsertFixture: Sendable {
     public let feed: FeedNode
 
     /// A feed of `existing` cells, loaded and committed.
-    public init(existing: Int) {
+    public init(existing: Int) throws {
         source = BenchmarkSource(count: existing)
         feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667)
         let loaded = DispatchSemaphore(value: 0)
-        feed.reloadData { _ in loaded.signal() }
+        try feed.reloadData { _ in loaded.signal() }
         loaded.wait()
     }
 

@@ -12,7 +12,7 @@ struct BatchUpdateTests {
         let source = ValueSource(sections)
         let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480)
         let waiter = Waiter()
-        feed.reloadData { waiter.done($0) }
+        try feed.reloadData { waiter.done($0) }
         #expect(waiter.wait())
         return (feed, source)
     }

@@ -115,7 +115,7 @@ struct FeedConcurrencyTests {
         let model = [Array(0..<150), Array(1000..<1050)]
         let source = GrowingSource(model)
         let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
-        feed.reloadData()
+        try feed.reloadData()
         let stop = Locked(false)
         let checker = CommitChecker()
         DispatchQueue.concurrentPerform(iterations: 6) { thread in
@@ -148,7 +148,7 @@ struct FeedConcurrencyTests {
         let context = testContext("mixed")
         let source = GrowingSource([Array(0..<60), Array(500..<530)])
         let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
-        feed.reloadData()
+        try feed.reloadData()
         let appLock = NSLock()
         let nextValue = Locked(10_000)
         let stop = Locked(false)
@@ -172,7 +172,7 @@ struct FeedConcurrencyTests {
                 }
             case 4:
                 for _ in 0..<5 {
-                    appLock.withLock { feed.reloadData() }
+                    appLock.withLock { try? feed.reloadData() }
                     usleep(2000)
                 }
             case 5:
@@ -207,7 +207,7 @@ struct FeedConcurrencyTests {
         source.feed = feed
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            feed.reloadData()
+            try? feed.reloadData()
             source.model.withLock { $0[0].append(99) }
             try? feed.performBatchUpdates { $0.insertItems(at: [ItemPath(item: 20)]) }
             done.signal()
@@ -281,7 +281,7 @@ struct FeedMemoryTests {
         do {
             let source = GrowingSource([Array(0..<40), Array(100..<110)])
             let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 200, context: context)
-            feed.reloadData()
+            try feed.reloadData()
             #expect(try context.applyQueue.settle(timeout: 30))
             try context.applyQueue.sync { try feed.scroll(to: 300) }
             for cell in source.made.withLock({ $0 }) {
@@ -298,5 +298,23 @@ struct FeedMemoryTests {
         #expect(try context.applyQueue.settle(timeout: 30))
         #expect(watcher.feed == nil, "the feed was freed")
         #expect(watcher.cells.allSatisfy { $0.cell == nil }, "\(watcher.cells.filter { $0.cell != nil }.count) cells still alive")
+    }
+}
+
+@Suite("Feed without a data source")
+struct FeedWithoutSourceTests {
+    /// The feed holds its data source weakly: once the source is gone, a reload is refused at once (it used to
+    /// return without ever calling its completion, so a caller waiting on it waited forever).
+    @Test("reloadData and performBatchUpdates throw when the data source is gone")
+    func sourceGone() {
+        var source: GrowingSource? = GrowingSource([[1, 2]])
+        let feed = FeedNode(dataSource: source!, width: 320, viewportHeight: 480, context: testContext("nosource"))
+        source = nil
+        #expect(throws: FeedError("the feed has no data source (it holds its data source weakly)")) {
+            try feed.reloadData { _ in Issue.record("a reload without a data source completed") }
+        }
+        #expect(throws: FeedError("the feed has no data source")) {
+            try feed.performBatchUpdates { $0.insertItems(at: [ItemPath(item: 0)]) }
+        }
     }
 }

@@ -36,7 +36,7 @@ struct RangeTests {
         let source = FixedSource(count: count)
         let feed = FeedNode(dataSource: source, delegate: delegate, width: 320, viewportHeight: 200)
         let waiter = Waiter()
-        feed.reloadData { waiter.done($0) }
+        try feed.reloadData { waiter.done($0) }
         #expect(waiter.wait())
         return (feed, source)
     }
@@ -131,11 +131,11 @@ struct RangeTests {
         let source = ValueSource([[1, 2, 3]])
         let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480)
         let waiter = Waiter()
-        feed.reloadData { waiter.done($0) }
+        try feed.reloadData { waiter.done($0) }
         #expect(waiter.wait())
         let photoSource = PhotoSource(count: 3)
         let photoFeed = FeedNode(dataSource: photoSource, width: 375, viewportHeight: 600)
-        photoFeed.reloadData { waiter.done($0) }
+        try photoFeed.reloadData { waiter.done($0) }
         #expect(waiter.wait())
         let second = try #require(photoFeed.cellNode(at: ItemPath(item: 1)) as? PhotoCellNode)
         let third = try #require(photoFeed.frameOfItem(at: ItemPath(item: 2)))
@@ -162,7 +162,7 @@ struct RangeTests {
         let source = PhotoSource(count: 200)
         let feed = FeedNode(dataSource: source, width: 375, viewportHeight: 600)
         let waiter = Waiter()
-        feed.reloadData { waiter.done($0) }
+        try feed.reloadData { waiter.done($0) }
         #expect(waiter.wait())
         let range = SizeRange(min: Size(375, 0), max: Size(375, .infinity))
         for (i, cell) in feed.cellNodes.joined().enumerated() {

@@ -128,7 +128,7 @@ let benchmarks: @Sendable () -> Void = {
     // 7. Batch update: insert 100 cells into a 10,000-cell feed (built and loaded before the measurement),
     //    from the call to the commit on the apply queue. `weft bench` prints the commit's own time.
     Benchmark("7 batch insert of 100 cells into 10,000, call to commit", configuration: .init(scalingFactor: .one, maxIterations: 10)) { benchmark in
-        let fixture = BatchInsertFixture(existing: 10_000)
+        let fixture = try BatchInsertFixture(existing: 10_000)
         benchmark.startMeasurement()
         blackHole(try fixture.insert(100))
         benchmark.stopMeasurement()
