@@ -80,7 +80,7 @@ public struct LayoutPass: Sendable {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames.
             let sublayouts = entry.layout?.sublayouts
             let here = updates.count
-            let managed = node.automaticallyManagesSubnodes
+            let (managed, current) = node.withState { ($0.automaticallyManagesSubnodes, $0.automaticallyManagesSubnodes ? $0.subnodes : []) }
             var children: [Node] = []
             if let sublayouts, !sublayouts.isEmpty {
                 if managed { children.reserveCapacity(sublayouts.count) }
@@ -90,7 +90,7 @@ public struct LayoutPass: Sendable {
                     placed.append((ObjectIdentifier(child), here))
                 }
             }
-            let old = managed ? node.subnodes : []
+            let old = current
             updates.append(Update(
                 node: node, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
                 parent: parent, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],

@@ -67,18 +67,36 @@ extension Node {
     }
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
-        if let hit = cachedEntry(range, parentSize: parentSize, scale: builder.grid.scale) {
+        // One read of the node's state: the cached entry, or what computing one needs.
+        let scale = builder.grid.scale
+        let found = withState { state -> CacheLookup in
+            if let hit = state.cache.lookup(state.style.narrowed(range, parentSize: parentSize), scale: scale, version: state.version) {
+                return .hit(hit)
+            }
+            return .miss(LayoutInputs(style: state.style, version: state.version))
+        }
+        switch found {
+        case .hit(let hit):
             builder.counters.cacheHits += 1
             return hit
+        case .miss(let inputs):
+            return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder)
         }
-        return try computeLayout(range, parentSize: parentSize, in: &builder)
     }
 
     /// Computes the layout (the cache missed) and stores it; the work is counted in the builder.
     func computeLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
+        let inputs = withState { LayoutInputs(style: $0.style, version: $0.version) }
+        return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder)
+    }
+
+    /// Computes the layout for one reading of the node's inputs and stores it.
+    func computeLayout(
+        _ range: SizeRange, parentSize: Size, inputs: LayoutInputs, in builder: inout LayoutBuilder
+    ) throws(LayoutError) -> LayoutCache.Entry {
         builder.counters.cacheMisses += 1
         let scale = builder.grid.scale
-        let (style, version) = withState { ($0.style, $0.version) }
+        let (style, version) = (inputs.style, inputs.version)
         let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
         let entry: LayoutCache.Entry
         builder.counters.specCalls += 1
@@ -128,4 +146,16 @@ extension Node {
         guard let specRef = try? builder.layoutSpecChild(specs.arena, root, range, parentSize: range.max) else { return nil }
         return builder.finish(builder.layout(object: self, size: builder.size(of: specRef), sublayout: specRef))
     }
+}
+
+/// What a node's layout is computed from, read at once: its style and version.
+struct LayoutInputs {
+    let style: LayoutStyle
+    let version: UInt64
+}
+
+/// A cache lookup's answer: the entry, or the inputs to compute one from (read in the same critical section).
+enum CacheLookup {
+    case hit(LayoutCache.Entry)
+    case miss(LayoutInputs)
 }
