@@ -8,8 +8,13 @@ public struct BatchUpdateSummary: Sendable, Equatable {
     public var deleted = 0
     public var reloaded = 0
     public var cellsLaidOut = 0
-    /// Time the apply-queue commit took, in seconds.
+    /// Time the apply-queue commit took, in seconds: the one turn in which the feed's structure changed.
     public var commitSeconds = 0.0
+    /// Time the new cells' hierarchies took on the apply queue before the commit, in seconds (in turns of at
+    /// most about ``FeedNode/commitTurnBudget``, where nothing shows those cells yet).
+    public var preparationSeconds = 0.0
+    /// Apply-queue turns the change took, the commit's included.
+    public var turns = 1
 }
 
 /// A change checked against the plan: the structure after it, the items whose cells it makes, and the width
@@ -223,90 +228,8 @@ extension FeedNode {
         let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].1, passes[$0]) }
         let commit = Commit(
             structure: structure, order: order, sources: sources, arriving: arriving, leaving: leaving,
-            laidOut: laidOut, reloaded: reloaded)
-        queue.enqueue {
-            let summary = self.apply(commit)
-            completion(summary)
-        }
-    }
-
-    struct Commit: @unchecked Sendable {
-        // @unchecked: built on the editing queue, handed to the apply queue once, never touched again.
-        let structure: [[ItemID]]
-        /// Items in flat order after the change.
-        let order: [ItemID]
-        /// For each: its flat index before the change, or -1 (new, not laid out), or -2 - i (laid out now as
-        /// `laidOut[i]`: its height is its new layout's).
-        let sources: [Int32]
-        let arriving: [(ItemID, CellNode)]
-        let leaving: [(ItemID, CellNode)]
-        let laidOut: [(CellNode, Result<LayoutPass, HierarchyError>?)]
-        let reloaded: Int
-    }
-
-    /// Commits a change on the apply queue: removed cells leave first, then the laid-out cells' hierarchies,
-    /// the new order and the offsets are swapped in. No layout is computed here, and the work is one pass over
-    /// plain arrays (the plan was made on the editing queue).
-    private func apply(_ commit: Commit) -> BatchUpdateSummary {
-        let started = DispatchTime.now().uptimeNanoseconds
-        var summary = BatchUpdateSummary()
-        // Deletions first.
-        for (id, cell) in commit.leaving {
-            try? cell.setInterfaceState([])  // on the apply queue: cannot be refused
-            cell.owner = nil
-            live.states.removeValue(forKey: ObjectIdentifier(cell))
-            live.cells.removeValue(forKey: id)
-        }
-        // Then the laid-out cells' hierarchies.
-        var heights = [Double](repeating: 0, count: commit.laidOut.count)
-        for (i, (cell, result)) in commit.laidOut.enumerated() {
-            switch result {
-            case .success(let pass):
-                do {
-                    // A cell that changed while its layout was computed lays itself out again.
-                    if try pass.apply().needsAnotherPass { cell.setNeedsLayout() }
-                } catch {
-                    cell.didFailLayout(error)
-                }
-            case .failure(let error):
-                cell.didFailLayout(error)
-            case nil:
-                break
-            }
-            heights[i] = cell.frame.size.height
-        }
-        for (id, cell) in commit.arriving {
-            live.cells[id] = cell
-            cell.owner = self
-        }
-        // The new order, heights and offsets.
-        let oldHeights = live.heights
-        var newHeights = [Double](repeating: 0, count: commit.order.count)
-        for (i, source) in commit.sources.enumerated() {
-            if source >= 0 {
-                newHeights[i] = oldHeights[Int(source)]
-            } else if source <= -2 {
-                newHeights[i] = heights[Int(-2 - source)]
-            }
-        }
-        live.structure = commit.structure
-        live.order = commit.order
-        live.heights = newHeights
-        live.tops = [Double](repeating: 0, count: commit.order.count)
-        live.indexIsStale = true
-        live.recomputeTops(from: 0)
-        updateRangesAndFetch()
-        summary.deleted = commit.leaving.count - commit.reloaded
-        summary.inserted = commit.arriving.count - commit.reloaded
-        summary.reloaded = commit.reloaded
-        summary.cellsLaidOut = commit.laidOut.count
-        summary.commitSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        feedStatistics.withLock {
-            $0.commits += 1
-            $0.itemsInserted += summary.inserted
-            $0.itemsDeleted += summary.deleted
-        }
-        return summary
+            laidOut: laidOut, reloaded: reloaded, laidOutAreNew: !relayoutAll, completion: completion)
+        queue.enqueue { self.receive(commit) }
     }
 }
 

@@ -29,6 +29,7 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var rangeMode: RangeMode = .full
         var tunings = RangeTunings()
         var leadingScreensForBatching = 2.0
+        var commitTurnBudget = 0.004
     }
 
     /// The structure after every accepted change, for checking the next one, the width cells are laid out for,
@@ -68,6 +69,15 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var direction = ScrollDirection.none
         var states: [ObjectIdentifier: (CellNode, InterfaceState)] = [:]
         var fetching = false
+        /// Commits received and not yet done, oldest first (``FeedNode/drive()`` works through them).
+        var commits: [Commit] = []
+        var nextCommit = 0
+        /// How many of the oldest commit's new cells are in place, and their heights.
+        var prepared = 0
+        var preparedHeights: [Double] = []
+        var preparedSeconds = 0.0
+        var preparedTurns = 0
+        var driving = false
     }
 
     let settings: Locked<Settings>
@@ -109,6 +119,15 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
     public var leadingScreensForBatching: Double {
         get { settings.withLock { $0.leadingScreensForBatching } }
         set { settings.withLock { $0.leadingScreensForBatching = newValue } }
+    }
+
+    /// How long one apply-queue turn may spend putting the new cells of a change in place before the rest
+    /// waits for the next turn, in seconds (default 0.004: a quarter of a 60 Hz frame). The change itself (the
+    /// feed's new structure, heights and offsets) is always committed in one turn; the new cells' hierarchies
+    /// go in before it, in as many turns as they need, unseen.
+    public var commitTurnBudget: Double {
+        get { settings.withLock { $0.commitTurnBudget } }
+        set { settings.withLock { $0.commitTurnBudget = newValue } }
     }
 
     /// The range tuning mode (default `.full`).

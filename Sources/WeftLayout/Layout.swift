@@ -7,9 +7,9 @@ public struct Layout: Sendable {
     @usableFromInline let shared: SharedStorage
     @usableFromInline let index: Int32
     /// The root's element when the storage does not hold it (see ``LayoutBuilder/finishFlattened(_:)``).
-    @usableFromInline let attached: (any LayoutElement)?
+    @usableFromInline let attached: (any LayoutObject)?
 
-    init(storage: LayoutStorage, index: Int32, attached: (any LayoutElement)? = nil) {
+    init(storage: LayoutStorage, index: Int32, attached: (any LayoutObject)? = nil) {
         self.shared = SharedStorage(buffer: storage)
         self.index = index
         self.attached = attached
@@ -24,18 +24,21 @@ public struct Layout: Sendable {
     }
 
     /// The element this layout was computed for (a spec of an arena as a ``Spec`` value).
-    public var element: any LayoutElement { attached ?? record.element.element }
+    public var element: any LayoutElement {
+        if let attached { return attached }
+        return record.element.element
+    }
 
     /// The element when it has identity (a node), without a dynamic cast: nil for specs and value leaves.
     public var object: (any LayoutObject)? {
-        if let attached { return attached as? any LayoutObject }
+        if let attached { return attached }
         if case .object(let object) = record.element { return object }
         return nil
     }
 
     /// This layout with `element` as its element: how a node hands out its cached layout, which does not hold
     /// the node itself (see ``LayoutBuilder/finishFlattened(_:)``).
-    public func attaching(_ element: any LayoutElement) -> Layout {
+    public func attaching(_ element: any LayoutObject) -> Layout {
         Layout(storage: storage, index: index, attached: element)
     }
 
@@ -304,7 +307,9 @@ extension LayoutBuilder {
                 }
             }
         }
-        return Layout(storage: storage, index: 0, attached: element(records[Int(root.index)].source))
+        let root = records[Int(root.index)].source
+        if case .object(let unowned) = root { return Layout(storage: storage, index: 0, attached: unowned.object) }
+        return Layout(storage: storage, index: 0)
     }
 }
 

@@ -14,11 +14,25 @@ extension Node {
     /// layout has no sublayouts. Computed at most once per size range and version: later calls hit the cache.
     /// Rounded to the pixel grid of the node's ``context``. MAY run on any thread.
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
-        let context = self.context
+        // The common case, a cache hit, in one read of the node's state (its context included).
+        let (context, hit) = withState { state -> (LayoutContext, LayoutCache.Entry?) in
+            let narrowed = state.style.narrowed(range, parentSize: range.max)
+            return (state.context, state.cache.lookup(narrowed, scale: state.context.scale, version: state.version))
+        }
+        if let hit {
+            context.statistics.bump(.cacheHits)
+            if let layout = hit.layout { return layout.attaching(self) }
+            return try leafLayout(size: hit.size, scale: context.scale)
+        }
         let entry = try rootEntry(range, context: context)
         if let layout = entry.layout { return layout.attaching(self) }
-        var builder = BuilderPool.take(scale: context.scale)
-        let layout = builder.finish(builder.leaf(object: self, size: entry.size))
+        return try leafLayout(size: entry.size, scale: context.scale)
+    }
+
+    /// A leaf's own layout: the node alone, of its size.
+    private func leafLayout(size: Size, scale: Double) throws(LayoutError) -> Layout {
+        var builder = BuilderPool.take(scale: scale)
+        let layout = builder.finish(builder.leaf(object: self, size: size))
         BuilderPool.give(builder)
         return layout
     }

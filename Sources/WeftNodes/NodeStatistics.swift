@@ -82,7 +82,7 @@ public final class NodeStatistics: Sendable {
         if let block = table.block(for: id) { return block }
         let block = Block()
         blocks.withLock { $0.append(block) }
-        table.insert(block, for: id)
+        table.insert(block, for: id, owner: self)
         return block
     }
 
@@ -161,12 +161,14 @@ public final class NodeStatistics: Sendable {
     }
 }
 
-/// Each thread's blocks, one per statistics instance it counted in (a few: one per context). Entries are weak:
-/// a block lives as long as its statistics instance, and dead entries are dropped when a new one is added.
+/// Each thread's blocks, one per statistics instance it counted in (a few: one per context). A lookup compares
+/// identifiers only (no weak load on the hot path); entries whose statistics instance is gone are dropped when a
+/// new one is added (identifiers are never reused, so a stale entry is never found).
 private final class ThreadBlocks {
     private struct Entry {
         let id: UInt64
-        weak var block: NodeStatistics.Block?
+        let block: NodeStatistics.Block
+        weak var owner: NodeStatistics?
     }
 
     private var entries: [Entry] = []
@@ -196,8 +198,8 @@ private final class ThreadBlocks {
         return nil
     }
 
-    func insert(_ block: NodeStatistics.Block, for id: UInt64) {
-        entries.removeAll { $0.block == nil }
-        entries.append(Entry(id: id, block: block))
+    func insert(_ block: NodeStatistics.Block, for id: UInt64, owner: NodeStatistics) {
+        entries.removeAll { $0.owner == nil }
+        entries.append(Entry(id: id, block: block, owner: owner))
     }
 }

@@ -185,6 +185,38 @@ public enum Scenarios {
     }
 }
 
+extension Scenarios {
+    /// 7b: `reloadData` of a feed of `cells` benchmark cells, in a context of its own: the commit's turn, the
+    /// turns before it that put the new cells in place, and the longest turn of the apply queue.
+    public static func reload(cells: Int, repetitions: Int) throws -> ScenarioResult {
+        var commits: [Double] = []
+        var extra: [String: Double] = [:]
+        for _ in 0..<(repetitions + 1) {
+            let queue = ApplyQueue(label: "bench.reload")
+            let source = BenchmarkSource(count: cells)
+            let feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667,
+                                context: LayoutContext(applyQueue: queue))
+            let done = DispatchSemaphore(value: 0)
+            let summary = Locked<BatchUpdateSummary?>(nil)
+            try feed.reloadData { committed in
+                summary.withLock { $0 = committed }
+                done.signal()
+            }
+            done.wait()
+            guard let committed = summary.withLock({ $0 }) else { throw BenchmarkError("the reload never committed") }
+            commits.append(committed.commitSeconds)
+            let longest = queue.statistics.longest
+            extra["longestTurnSeconds"] = max(extra["longestTurnSeconds"] ?? 0, longest)
+            extra["preparationSeconds"] = committed.preparationSeconds
+            extra["turns"] = Double(committed.turns)
+        }
+        commits.removeFirst()
+        var result = ScenarioResult(id: "7-reload", name: "reloadData of \(cells) cells", unit: "cell", items: cells, runs: commits)
+        result.extra = extra
+        return result
+    }
+}
+
 /// A loaded feed of benchmark cells to insert into (built before anything is timed).
 public final class BatchInsertFixture: Sendable {
     let source: BenchmarkSource

@@ -50,6 +50,7 @@ struct BenchCommand: ParsableCommand {
                 ("huge nested", { [try Scenarios.stress("huge", repetitions: repetitions)] }),
                 ("parallel feed", { try Scenarios.parallelFeed(cells: 10_000, threads: threadCounts, repetitions: repetitions) }),
                 ("batch insert", { [try Scenarios.batchInsert(existing: 10_000, inserted: 100, repetitions: repetitions)] }),
+                ("reload 5,000", { [try Scenarios.reload(cells: 5_000, repetitions: repetitions)] }),
             ]
             var results: [ScenarioResult] = []
             let interactive = isatty(STDERR_FILENO) == 1
@@ -77,7 +78,7 @@ enum BenchReport {
         var rows = [["scenario", "per item", "run", "note"]]
         for r in results {
             var note = ""
-            if r.unit == "cell" && hand > 0 && r.id != "2-hand" && r.id != "7-insert" {
+            if r.unit == "cell" && hand > 0 && !["2-hand", "7-insert", "7-reload"].contains(r.id) {
                 note = String(format: "%.0fx the hand-written cell", r.perItem / hand)
             }
             if let speedup = r.extra["speedup"], let base = r.extra["baseThreads"] {
@@ -85,6 +86,10 @@ enum BenchReport {
             }
             if r.id == "7-insert", let total = r.extra["totalSeconds"] {
                 note = "apply-queue commit; \(time(total)) from call to commit"
+            }
+            if r.id == "7-reload", let longest = r.extra["longestTurnSeconds"], let turns = r.extra["turns"] {
+                note = String(format: "commit turn; %.0f turns, longest %@, cells put in place in %@", turns, time(longest),
+                              time(r.extra["preparationSeconds"] ?? 0))
             }
             rows.append([r.name, "\(time(r.perItem))/\(r.unit)", time(r.median), note])
         }

@@ -318,3 +318,51 @@ struct FeedWithoutSourceTests {
         }
     }
 }
+
+@Suite("Commits in turns")
+struct CommitTurnTests {
+    /// A large load puts its new cells in place over several apply-queue turns (here every 16 cells, with no
+    /// time budget), then commits in one: between turns the feed shows nothing of it (all or nothing, as the
+    /// data source and the feed must agree at every turn boundary), and at the end everything is in place.
+    @Test("A large change fills its new cells over several turns and commits in one")
+    func turns() throws {
+        let context = testContext("turns")
+        let count = 200
+        let source = GrowingSource([Array(0..<count)])
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
+        feed.commitTurnBudget = 0
+        let seen = Locked<Set<Int>>([])
+        let summary = Locked<BatchUpdateSummary?>(nil)
+        let observer = Observer(feed: feed, seen: seen)
+        try feed.reloadData { committed in summary.withLock { $0 = committed } }
+        context.applyQueue.enqueue { observer.look() }
+        #expect(try context.applyQueue.settle(timeout: 30))
+        observer.stop()
+        let result = try #require(summary.withLock { $0 })
+        // 200 cells, a turn every 16: 12 turns of preparation (192 cells), then the rest and the commit.
+        #expect(result.turns == count / 16 + 1)
+        #expect(result.inserted == count)
+        #expect(seen.withLock { $0 }.isSubset(of: [0, count]), "the feed showed \(seen.withLock { $0 }) items")
+        #expect(feed.numberOfItems(inSection: 0) == count)
+    }
+
+    /// Looks at the feed's item count in every turn until stopped.
+    final class Observer: @unchecked Sendable {
+        let feed: FeedNode
+        let seen: Locked<Set<Int>>
+        private let stopped = Locked(false)
+
+        init(feed: FeedNode, seen: Locked<Set<Int>>) {
+            self.feed = feed
+            self.seen = seen
+        }
+
+        func look() {
+            let items = feed.numberOfItems(inSection: 0)
+            seen.withLock { _ = $0.insert(items) }
+            if !stopped.withLock({ $0 }) && items == 0 { feed.context.applyQueue.enqueue { self.look() } }
+        }
+
+        func stop() { stopped.withLock { $0 = true } }
+    }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import WeftLayout
+import WeftNodes
+
+/// A change ready to commit: planned on the editing queue, applied on the apply queue.
+struct Commit: @unchecked Sendable {
+    // @unchecked: built on the editing queue, handed to the apply queue once, never touched again there.
+    let structure: [[ItemID]]
+    /// Items in flat order after the change.
+    let order: [ItemID]
+    /// For each: its flat index before the change, or -1 (new, not laid out), or -2 - i (laid out now as
+    /// `laidOut[i]`: its height is its new layout's).
+    let sources: [Int32]
+    let arriving: [(ItemID, CellNode)]
+    let leaving: [(ItemID, CellNode)]
+    let laidOut: [(CellNode, Result<LayoutPass, HierarchyError>?)]
+    let reloaded: Int
+    /// Whether every laid-out cell is new (not yet in the feed): their hierarchies can be put in place in
+    /// turns before the commit, where nothing shows them yet.
+    let laidOutAreNew: Bool
+    let completion: @Sendable (BatchUpdateSummary) -> Void
+}
+
+extension FeedNode {
+
+    /// Takes a commit on the apply queue; commits are done in the order received.
+    func receive(_ commit: Commit) {
+        live.commits.append(commit)
+        if !live.driving {
+            live.driving = true
+            drive()
+        }
+    }
+
+    /// Works through the received commits for about ``commitTurnBudget`` of this turn, then goes on in the next.
+    ///
+    /// A commit's new cells get their hierarchies first, a few per turn if there are many: they are not in the
+    /// feed yet, so nothing shows them, and the feed's structure and the data source still agree between
+    /// turns. Then, in one turn, the commit itself: removed cells leave, the new order, heights and offsets
+    /// are swapped in (one pass over plain arrays, planned on the editing queue).
+    func drive() {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let budget = UInt64(max(0, settings.withLock { $0.commitTurnBudget }) * 1e9)
+        func overBudget() -> Bool { DispatchTime.now().uptimeNanoseconds - started > budget }
+        while live.nextCommit < live.commits.count {
+            let commit = live.commits[live.nextCommit]
+            if commit.laidOutAreNew {
+                if live.preparedHeights.count != commit.laidOut.count {
+                    live.preparedHeights = [Double](repeating: 0, count: commit.laidOut.count)
+                }
+                let preparing = DispatchTime.now().uptimeNanoseconds
+                defer { live.preparedSeconds += Double(DispatchTime.now().uptimeNanoseconds - preparing) / 1e9 }
+                let preparedBefore = live.prepared
+                while live.prepared < commit.laidOut.count {
+                    let (cell, result) = commit.laidOut[live.prepared]
+                    live.preparedHeights[live.prepared] = applyPass(cell, result)
+                    live.prepared += 1
+                    if live.prepared % 16 == 0 && overBudget() {
+                        live.preparedTurns += 1
+                        context.applyQueue.enqueue { self.drive() }
+                        return
+                    }
+                }
+                // The commit gets a turn of its own when putting the cells in place took this one's budget.
+                if live.prepared - preparedBefore >= 16 && overBudget() {
+                    live.preparedTurns += 1
+                    context.applyQueue.enqueue { self.drive() }
+                    return
+                }
+            }
+            var summary = apply(commit)
+            summary.preparationSeconds = live.preparedSeconds
+            summary.turns = live.preparedTurns + 1
+            live.commits[live.nextCommit] = Commit.done
+            live.nextCommit += 1
+            live.prepared = 0
+            live.preparedHeights = []
+            live.preparedSeconds = 0
+            live.preparedTurns = 0
+            commit.completion(summary)
+            if live.nextCommit < live.commits.count && overBudget() {
+                context.applyQueue.enqueue { self.drive() }
+                return
+            }
+        }
+        live.commits.removeAll(keepingCapacity: true)
+        live.nextCommit = 0
+        live.driving = false
+    }
+
+    /// Applies a cell's pass (or reports its failure); returns the cell's height after it.
+    private func applyPass(_ cell: CellNode, _ result: Result<LayoutPass, HierarchyError>?) -> Double {
+        switch result {
+        case .success(let pass):
+            do {
+                // A cell that changed while its layout was computed lays itself out again.
+                if try pass.apply().needsAnotherPass { cell.setNeedsLayout() }
+            } catch {
+                cell.didFailLayout(error)
+            }
+        case .failure(let error):
+            cell.didFailLayout(error)
+        case nil:
+            break
+        }
+        return cell.frame.size.height
+    }
+
+    /// Commits a change on the apply queue: removed cells leave first, then the laid-out cells' hierarchies
+    /// (unless they were put in place in earlier turns), the new order and the offsets are swapped in. No
+    /// layout is computed here.
+    private func apply(_ commit: Commit) -> BatchUpdateSummary {
+        let commitStarted = DispatchTime.now().uptimeNanoseconds
+        var summary = BatchUpdateSummary()
+        // Deletions first.
+        for (id, cell) in commit.leaving {
+            try? cell.setInterfaceState([])  // on the apply queue: cannot be refused
+            cell.owner = nil
+            live.states.removeValue(forKey: ObjectIdentifier(cell))
+            live.cells.removeValue(forKey: id)
+        }
+        // Then the laid-out cells' hierarchies, if not done already.
+        let heights = commit.laidOutAreNew ? live.preparedHeights : commit.laidOut.map { applyPass($0.0, $0.1) }
+        for (id, cell) in commit.arriving {
+            live.cells[id] = cell
+            cell.owner = self
+        }
+        // The new order, heights and offsets.
+        let oldHeights = live.heights
+        var newHeights = [Double](repeating: 0, count: commit.order.count)
+        for (i, source) in commit.sources.enumerated() {
+            if source >= 0 {
+                newHeights[i] = oldHeights[Int(source)]
+            } else if source <= -2 {
+                newHeights[i] = heights[Int(-2 - source)]
+            }
+        }
+        live.structure = commit.structure
+        live.order = commit.order
+        live.heights = newHeights
+        live.tops = [Double](repeating: 0, count: commit.order.count)
+        live.indexIsStale = true
+        live.recomputeTops(from: 0)
+        updateRangesAndFetch()
+        summary.deleted = commit.leaving.count - commit.reloaded
+        summary.inserted = commit.arriving.count - commit.reloaded
+        summary.reloaded = commit.reloaded
+        summary.cellsLaidOut = commit.laidOut.count
+        summary.commitSeconds = Double(DispatchTime.now().uptimeNanoseconds - commitStarted) / 1e9
+        feedStatistics.withLock {
+            $0.commits += 1
+            $0.itemsInserted += summary.inserted
+            $0.itemsDeleted += summary.deleted
+        }
+        return summary
+    }
+}
+
+extension Commit {
+    /// What a done commit's slot holds until the list is emptied (so that its cells can go).
+    static let done = Commit(
+        structure: [], order: [], sources: [], arriving: [], leaving: [], laidOut: [], reloaded: 0, laidOutAreNew: true,
+        completion: { _ in })
+}
