@@ -55,14 +55,14 @@ extension FeedNode {
                     let (cell, result) = commit.laidOut[live.prepared]
                     live.preparedHeights[live.prepared] = applyPass(cell, result)
                     live.prepared += 1
-                    if live.prepared % 16 == 0 && overBudget() {
+                    if live.prepared % 4 == 0 && overBudget() {
                         live.preparedTurns += 1
                         context.applyQueue.enqueue { self.drive() }
                         return
                     }
                 }
                 // The commit gets a turn of its own when putting the cells in place took this one's budget.
-                if live.prepared - preparedBefore >= 16 && overBudget() {
+                if live.prepared - preparedBefore >= 4 && overBudget() {
                     live.preparedTurns += 1
                     context.applyQueue.enqueue { self.drive() }
                     return

@@ -321,7 +321,7 @@ struct FeedWithoutSourceTests {
 
 @Suite("Commits in turns")
 struct CommitTurnTests {
-    /// A large load puts its new cells in place over several apply-queue turns (here every 16 cells, with no
+    /// A large load puts its new cells in place over several apply-queue turns (here every 4 cells, with no
     /// time budget), then commits in one: between turns the feed shows nothing of it (all or nothing, as the
     /// data source and the feed must agree at every turn boundary), and at the end everything is in place.
     @Test("A large change fills its new cells over several turns and commits in one")
@@ -339,8 +339,9 @@ struct CommitTurnTests {
         #expect(try context.applyQueue.settle(timeout: 30))
         observer.stop()
         let result = try #require(summary.withLock { $0 })
-        // 200 cells, a turn every 16: 12 turns of preparation (192 cells), then the rest and the commit.
-        #expect(result.turns == count / 16 + 1)
+        // 200 cells, a turn every 4 (the budget is checked every 4 cells): 50 turns of preparation, then the
+        // commit in a turn of its own (the last turn put 4 cells in place and used up its budget).
+        #expect(result.turns == count / 4 + 1)
         #expect(result.inserted == count)
         #expect(seen.withLock { $0 }.isSubset(of: [0, count]), "the feed showed \(seen.withLock { $0 }) items")
         #expect(feed.numberOfItems(inSection: 0) == count)
