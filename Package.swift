@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "WeftNodes", targets: ["WeftNodes"]),
         .library(name: "WeftFeed", targets: ["WeftFeed"]),
         .library(name: "WeftText", targets: ["WeftText"]),
+        .library(name: "WeftSync", targets: ["WeftSync"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
     traits: [
@@ -22,7 +23,9 @@ let package = Package(
         // program that uses WeftLayout alone).
         .target(name: "WeftLayout", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
-        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText"]),
+        // The one lock type (and a value guarded by it), shared by the text engine and the node runtime.
+        .target(name: "WeftSync"),
+        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText", "WeftSync"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed", "WeftText"]),
         .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed", "WeftText"]),
@@ -34,7 +37,7 @@ let package = Package(
         .target(
             name: "CICU", cSettings: [.unsafeFlags(["-gdwarf-4"])],
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
-        .target(name: "WeftText", dependencies: ["CHarfBuzz", "CFreeType", "CICU"]),
+        .target(name: "WeftText", dependencies: ["WeftSync", "CHarfBuzz", "CFreeType", "CICU"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(
             name: "WeftAllocator",

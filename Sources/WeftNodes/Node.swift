@@ -1,4 +1,5 @@
 import WeftLayout
+import WeftSync
 
 /// Returns a node's layout spec for a size range (Texture's `layoutSpecBlock`), built in the given builder or
 /// as a value spec.
@@ -46,7 +47,7 @@ open class Node: LayoutObject, @unchecked Sendable {
         var interfaceState: InterfaceState = []
     }
 
-    let lock = Lock()
+    let lock = Lock.make()
     var state = State()
 
     public init() {}

@@ -1,3 +1,4 @@
+import WeftSync
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -63,7 +64,7 @@ final class ShapeCache: @unchecked Sendable {
     }
 
     private final class Shard {
-        let lock = PthreadLock()
+        let lock = Lock.make()
         let capacity: Int
         var entries: [ShapeKey: Slot] = [:]
         /// Keys in insertion order from `head` on: the CLOCK's hand walks it.
@@ -134,28 +135,4 @@ public struct TextCacheStatistics: Hashable, Sendable {
 
     /// hits / (hits + misses), or 0 before any lookup.
     public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
-}
-
-/// A pthread mutex for short critical sections (the Thread Sanitizer models it exactly). Never held while
-/// calling user code, shaping, or taking another lock.
-final class PthreadLock: @unchecked Sendable {
-    // @unchecked: the mutex is the synchronization.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() {
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    @inline(__always)
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
 }

@@ -1,0 +1,99 @@
+// The project's concurrency primitives: one lock type and a value guarded by it. Everything else that is
+// shared between threads is an Atomic (Synchronization) or confined to one queue.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small mutex for short critical sections (pthread based: the Thread Sanitizer models it exactly), in one
+/// allocation: the mutex lives in the object's tail, at an address that never moves.
+///
+/// House rule: never call user code, another node or the layout algorithm while holding one. Every use is a
+/// few loads and stores of one state struct.
+public struct Lock: @unchecked Sendable {
+    // @unchecked: the mutex is the synchronization (copies share it).
+    private let storage: Storage
+
+    private final class Storage: ManagedBuffer<Void, pthread_mutex_t> {
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                _ = mutex.deinitialize(count: 1)
+            }
+        }
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    public static func make() -> Lock {
+        let buffer = Storage.create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                pthread_mutex_init(mutex, nil)
+            }
+        }
+        return Lock(storage: unsafeDowncast(buffer, to: Storage.self))
+    }
+
+    @inline(__always)
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Takes the lock; pair with ``unlock()`` (for accessors that yield while holding it).
+    @inline(__always)
+    public func lock() {
+        storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
+    }
+
+    @inline(__always)
+    public func unlock() {
+        storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+    }
+}
+
+/// A value guarded by its own lock, for state shared between threads (a data source's model, counters): one
+/// allocation holding the value and the mutex (as swift-nio's `NIOLockedValueBox`).
+///
+/// Keep the critical sections short, and never call code that may take another lock (or this one) inside.
+public struct Locked<Value>: @unchecked Sendable {
+    // @unchecked: every access to the value holds the mutex (copies share it).
+    private let storage: Storage
+
+    private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+        // The value is the header, which ManagedBuffer destroys itself; the mutex is the one element.
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                _ = mutex.deinitialize(count: 1)
+            }
+        }
+    }
+
+    public init(_ value: Value) {
+        let buffer = Storage.create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                pthread_mutex_init(mutex, nil)
+            }
+            return value
+        }
+        storage = unsafeDowncast(buffer, to: Storage.self)
+    }
+
+    @inline(__always)
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try storage.withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+}
