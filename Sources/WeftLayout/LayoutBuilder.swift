@@ -118,13 +118,13 @@ public struct LayoutBuilder: ~Copyable {
 
     /// Forgets every layout recorded, keeping the buffers for the next computation.
     public mutating func reset() {
-        records.removeAll(keepingCapacity: true)
-        edges.removeAll(keepingCapacity: true)
-        elements.removeAll(keepingCapacity: true)
-        scratch.removeAll(keepingCapacity: true)
-        stackItems.removeAll(keepingCapacity: true)
-        active.removeAll(keepingCapacity: true)
-        stackLines.removeAll(keepingCapacity: true)
+        records.truncate(to: 0)
+        edges.truncate(to: 0)
+        elements.truncate(to: 0)
+        scratch.truncate(to: 0)
+        stackItems.truncate(to: 0)
+        active.truncate(to: 0)
+        stackLines.truncate(to: 0)
         counters = LayoutCounters()
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
         if values != nil {

@@ -50,10 +50,10 @@ public final class SpecArena: @unchecked Sendable {
 
     /// Forgets every spec, keeping the storage. Only for an arena no spec value refers to any more.
     public func reset() {
-        records.removeAll(keepingCapacity: true)
-        children.removeAll(keepingCapacity: true)
-        elements.removeAll(keepingCapacity: true)
-        scratch.removeAll(keepingCapacity: true)
+        records.truncate(to: 0)
+        children.truncate(to: 0)
+        elements.truncate(to: 0)
+        scratch.truncate(to: 0)
         styles.truncate(to: 1)
         styleProblems.truncate(to: 1)
         identifiers.truncate(to: 1)
