@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed"]),
-        .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftNodes", "WeftFeed"]),
+        .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftFormat", "WeftNodes", "WeftFeed"]),
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .target(
             name: "WeftAllocator",
