@@ -48,6 +48,46 @@ import WeftLayout
         #expect(LayoutThreads.currentThreadIndex == nil)
     }
 
+    @Test func requestsTakeTurnsInsteadOfWaitingBehindABigOne() async {
+        // One thread: a big group of 100 jobs queued first, then a one-job group. Round robin runs the small
+        // job second (after the big job already started); first come, first served would run it last.
+        let threads = LayoutThreads(count: 1, stackSize: 1 << 20)
+        let order = NIOLockedValueBox<[String]>([])
+        let big = JobGroup()
+        for i in 0..<100 {
+            threads.submit({ _ in
+                order.withLockedValue { $0.append("big \(i)") }
+                Thread.sleep(forTimeInterval: 0.001)
+            }, in: big)
+        }
+        threads.submit({ _ in order.withLockedValue { $0.append("small") } }, in: JobGroup())
+        await threads.shutdown()
+        let ran = order.withLockedValue { $0 }
+        #expect(ran.count == 101)
+        #expect((ran.firstIndex(of: "small") ?? 100) <= 1, "\(ran.prefix(5))")
+    }
+
+    @Test func aSlowJobIsHandedOffToAnIdlePriorityThreadAndAFreshOneRunsTheRest() async throws {
+        // One thread, a job of 500 ms: after 20 ms it is handed off and another thread runs the next job
+        // while it goes on, at the idle scheduling class.
+        let threads = LayoutThreads(count: 1, stackSize: 1 << 20, slowAfter: .milliseconds(20))
+        let events = NIOLockedValueBox<[String]>([])
+        threads.submit { _ in
+            Thread.sleep(forTimeInterval: 0.5)
+            var policy: Int32 = 0
+            var parameters = sched_param()
+            pthread_getschedparam(pthread_self(), &policy, &parameters)
+            events.withLockedValue { $0.append("slow ended, policy \(policy)") }
+        }
+        threads.submit { _ in events.withLockedValue { $0.append("next ran") } }
+        #expect(try await eventually { events.withLockedValue { $0.count } == 2 })
+        await threads.shutdown()
+        // SCHED_IDLE is 5 on Linux.
+        #expect(events.withLockedValue { $0 } == ["next ran", "slow ended, policy 5"])
+        #expect(threads.slowJobs.total == 1)
+        #expect(threads.slowJobs.running == 0)
+    }
+
     @Test func asAServiceTheThreadsStopAtGracefulShutdown() async throws {
         let threads = LayoutThreads(count: 2, stackSize: 1 << 20)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [threads], logger: Logger(label: "test")))
