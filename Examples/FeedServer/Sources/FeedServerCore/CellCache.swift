@@ -46,7 +46,9 @@ public final class CellCache: Sendable {
 
     /// A cache of at most `capacity` bytes (0: nothing is kept).
     public init(capacity: Int) {
-        state = NIOLockedValueBox(ByteBoundedLRU(capacity: capacity))
+        // As many entries as the smallest cells (about 40 bytes of text) could fill it with, up to a million.
+        let expected = min(1 << 20, max(0, capacity) / (Self.entryOverhead + 40))
+        state = NIOLockedValueBox(ByteBoundedLRU(capacity: capacity, expectedCount: expected))
     }
 
     /// What a cell costs in the cache: its key's and output's text, and ``entryOverhead``.

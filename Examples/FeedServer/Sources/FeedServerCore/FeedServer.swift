@@ -136,7 +136,9 @@ public struct FeedServer: Sendable {
         case .timedOut(let limit):
             return answer(.serviceUnavailable, error: "the layout took longer than the time limit of \(seconds(limit)) s")
         case .abandoned:
-            return answer(.serviceUnavailable, error: "the client closed the connection before the answer was ready")
+            // Nobody reads it; the status (nginx's "client closed request") keeps these apart in the metrics.
+            return answer(HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"),
+                          error: "the client closed the connection before the answer was ready")
         case .unavailable:
             return answer(.serviceUnavailable, error: "the server is shutting down")
         }

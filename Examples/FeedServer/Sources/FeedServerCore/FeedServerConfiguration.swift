@@ -26,8 +26,10 @@ public struct FeedServerConfiguration: Sendable, Equatable {
     public var cacheBytes: Int = 64 << 20
     /// The number of layout threads (default: one per core).
     public var layoutThreads: Int = FeedServerConfiguration.coreCount
-    /// How long a layout job may run before it is handed off to an idle-priority thread (see ``LayoutThreads``).
-    public var slowJob: Duration = .milliseconds(20)
+    /// How much layout time a request may take before the rest of it runs at idle priority, and how long one
+    /// of its jobs may run before it is handed off to an idle-priority thread (default 5 ms; see
+    /// ``LayoutThreads``).
+    public var slowJob: Duration = .milliseconds(5)
     /// How long a connection may sit idle between requests (default 30 s); then it is closed.
     public var idleTimeout: Duration = .seconds(30)
     /// How long a request's head may take to arrive, from its first byte (default 10 s); then 408 and closed.

@@ -38,14 +38,16 @@ final class LayoutRun: Sendable {
 
     private let state = NIOLockedValueBox(State())
     /// The run's jobs, scheduled fairly with other runs' (see ``LayoutThreads``).
-    let group = JobGroup()
+    let group: JobGroup
     /// The time limit, and when it runs out.
     let timeout: Duration
     let deadline: ContinuousClock.Instant
 
-    init(timeout: Duration) {
+    /// A run that must end within `timeout`; `isLarge` puts its jobs with the slow ones from the start.
+    init(timeout: Duration, isLarge: Bool = false) {
         self.timeout = timeout
         deadline = .now + timeout
+        group = JobGroup(isSlow: isLarge)
     }
 
     /// Attaches the continuation to resume when the run finishes; call before any job of the run is queued.

@@ -36,7 +36,8 @@ public final class LayoutService: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         threads = LayoutThreads(count: configuration.layoutThreads, stackSize: configuration.layoutStackSize,
-                                slowAfter: configuration.slowJob, onHandOff: { metrics.slowJobs.increment() })
+                                slowAfter: configuration.slowJob, promoteAfter: configuration.timeout / 10,
+                                onHandOff: { metrics.slowJobs.increment() })
         cache = CellCache(capacity: configuration.cacheBytes)
         decoder = LayoutDecoder.withNodes(limits: LayoutDecoder.Limits(
             maxDepth: configuration.maxDepth, maxElements: configuration.maxElements))
@@ -46,7 +47,7 @@ public final class LayoutService: Sendable {
     /// the configured time limit. `client`, when given, ends the work early if the client leaves. MAY be called
     /// from any task, concurrently; does not block its thread.
     public func layout(_ body: ByteBuffer, options: LayoutOptions, client: ClientWatch? = nil) async -> LayoutOutcome {
-        let run = LayoutRun(timeout: configuration.timeout)
+        let run = LayoutRun(timeout: configuration.timeout, isLarge: body.readableBytes > Self.largeBody)
         let outcome = await withTaskGroup(of: Void.self, returning: LayoutOutcome.self) { group in
             group.addTask {
                 // Cancelled (below) once the answer is in; only a sleep that runs its course times the run out.
@@ -133,12 +134,12 @@ public final class LayoutService: Sendable {
                 misses.append((index, cell, key))
             }
         }
+        guard !stops(run, at: "queue") else { return }
         let maxElements = configuration.maxElements
         guard run.begin(isPage: input.isPage, outputs: outputs, elements: elements, maxElements: maxElements) else {
             run.finish(.refused(Self.tooManyElements(maxElements)))
             return
         }
-        guard !stops(run, at: "queue") else { return }
         let options = input.options
         for miss in misses.dropFirst() {
             let queued = threads.submit({ [self] builder in
@@ -218,6 +219,10 @@ public final class LayoutService: Sendable {
             return error
         }
     }
+
+    /// The body size from which a request counts as slow from the start (see ``LayoutThreads``): a page of 20
+    /// photo cells is about 25 KB.
+    static let largeBody = 64 << 10
 
     /// The refusal of a request whose cells hold more elements together than the limit.
     static func tooManyElements(_ limit: Int) -> LayoutError {

@@ -22,11 +22,15 @@ public typealias LayoutJob = @Sendable (inout LayoutBuilder) -> Void
 /// await the result through a continuation (see ``LayoutService``).
 ///
 /// Fairness: each request's jobs form a ``JobGroup``; groups take turns (round robin), and one group runs at
-/// most ``count`` jobs at once. A job that runs longer than `slowAfter` (20 ms by default: a photo cell takes
-/// about 50 µs) is handed off: its thread drops to the idle scheduling class and leaves the pool when the
-/// job ends, a fresh thread takes its place, and the rest of that request waits until no one else has work.
-/// At most `4 * count` threads are handed off at a time; beyond that slow jobs keep their threads. Jobs
-/// cannot be interrupted; the layout service stops its own at checkpoints when a deadline passes.
+/// most ``count`` jobs at once. A request that has taken more than `slowAfter` of layout time (5 ms by
+/// default; a photo cell takes about 50 µs) is *slow*: its remaining jobs run on ``count`` more threads at
+/// the idle scheduling class (Linux `SCHED_IDLE`), which get a core only when no normal thread wants it. A
+/// single job that runs longer than `slowAfter` is handed off: its thread drops to the idle class and leaves
+/// the pool when the job ends, and a fresh thread takes its place at once (at most `4 * count` handed off at a
+/// time). A slow request that has waited `promoteAfter` (200 ms by default) is let back to normal priority
+/// with a new budget, so that under sustained load it still progresses. So costly requests cannot slow cheap
+/// ones down much, whatever they hold. Jobs cannot be interrupted; the layout service stops its own at
+/// checkpoints when a deadline passes.
 ///
 /// Threading: ``submit(_:in:)`` MAY be called from any thread. Each job runs on one layout thread, with that
 /// thread's `LayoutBuilder` (reset after every job), and MUST NOT block waiting for another job. The queue is
@@ -37,22 +41,27 @@ public typealias LayoutJob = @Sendable (inout LayoutBuilder) -> Void
 /// Put it before the HTTP server in a `ServiceGroup` so that the server (and its requests in flight) stops
 /// first. A pool dropped without running stops its threads the same way.
 public final class LayoutThreads: Service, Sendable {
-    /// The number of threads at normal priority.
+    /// The number of threads at normal priority (and of threads at idle priority for slow requests).
     public let count: Int
     private let queue: JobQueue
     private let stackSize: Int
     private let scale: Double
 
-    /// Starts `count` threads with `stackSize` bytes of stack each, and the monitor that hands off jobs
-    /// running longer than `slowAfter` (calling `onHandOff` for each, on the monitor's thread).
-    public init(count: Int, stackSize: Int, scale: Double = 2, slowAfter: Duration = .milliseconds(20),
-                onHandOff: @escaping @Sendable () -> Void = {}) {
+    /// Starts `count` threads with `stackSize` bytes of stack each (and `count` at idle priority), and the
+    /// monitor that hands off jobs running longer than `slowAfter` (calling `onHandOff` for each, on the
+    /// monitor's thread). A slow request waits at most `promoteAfter` before it may run at normal priority again.
+    public init(count: Int, stackSize: Int, scale: Double = 2, slowAfter: Duration = .milliseconds(5),
+                promoteAfter: Duration = .milliseconds(200), onHandOff: @escaping @Sendable () -> Void = {}) {
         self.count = max(1, count)
         self.stackSize = stackSize
         self.scale = scale
-        queue = JobQueue(perGroup: self.count, slowAfter: slowAfter, maxHandedOff: 4 * self.count)
+        queue = JobQueue(perGroup: self.count, slowAfter: slowAfter, promoteAfter: promoteAfter,
+                         maxHandedOff: 4 * self.count)
         for i in 0..<self.count {
-            start(queue.addWorker(index: i))
+            start(queue.addWorker(index: i, isIdleLane: false))
+        }
+        for i in 0..<self.count {
+            start(queue.addWorker(index: self.count + i, isIdleLane: true))
         }
         let monitor = Thread { [queue, stackSize, scale] in
             queue.monitor(onHandOff: onHandOff) { worker in

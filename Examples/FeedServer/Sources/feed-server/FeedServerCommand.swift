@@ -41,7 +41,7 @@ struct FeedServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("layout-threads"), help: "The number of layout threads (default: one per core).")
     var layoutThreads: String?
 
-    @Option(name: .customLong("slow-job"), help: "Seconds a layout job may run before it moves to an idle-priority thread (default 0.02).")
+    @Option(name: .customLong("slow-job"), help: "Seconds of layout a request may take before the rest runs at idle priority (default 0.005).")
     var slowJob: String?
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may sit idle between requests (default 30).")
