@@ -104,7 +104,7 @@ wants() { [[ ",$only," == *",$1,"* ]]; }
 
 if wants attack; then
     seconds=10; [ "$quick" = 1 ] && seconds=5
-    for kinds in cells escapes text wide nested; do
+    for kinds in array cells escapes text wide nested; do
         start_server
         # On a shared machine a burst of other work can land in the attacked windows alone: a kind fails only
         # if it fails three times.

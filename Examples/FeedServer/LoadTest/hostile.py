@@ -78,6 +78,9 @@ def attack_bodies(kind, limit):
     if kind == "escapes":  # the same, every character an escape: the parser's slowest path
         count = (limit - 100) // 6
         return [json.dumps({"type": "text", "id": "@N@", "text": "é" * count, "fontSize": 14}, ensure_ascii=True)]
+    if kind == "array":  # one array as wide as the body allows: quadratic for a parser that copies on append
+        count = (limit - 100) // 2
+        return ['{"type": "stack", "id": "@N@", "children": [' + ",".join(["0"] * count) + "]}"]
     if kind == "cells":  # a page of 5,000 tiny cells, new each time: 5,000 jobs, parses and cache entries
         return ["@PAGE@"]
     if kind == "wide":  # one stack of 4,999 flexible texts: one long layout
@@ -92,11 +95,12 @@ def attack_bodies(kind, limit):
                     "style": {"flexShrink": 1, "flexGrow": 1},
                     "children": [{"type": "box", "size": [10, 10], "style": {"flexShrink": 1, "flexGrow": 1}}, child]}
         return [json.dumps(node)]
-    if kind == "truncation":  # one very long line cut to fit a token wider than the line (issue 9 item 10)
+    if kind == "truncation":  # one line 100,000 wide cut to fit a token wider than it (issue 9 item 10)
         line = "x" * 200_000
         token = "W" * 130_000
-        return [json.dumps({"type": "text", "id": "@N@", "text": line + "\ny", "fontSize": 1, "maximumNumberOfLines": 1,
-                            "truncationToken": token})]
+        cell = {"type": "text", "id": "@N@", "text": line + "\ny", "fontSize": 1, "maximumNumberOfLines": 1,
+                "truncationToken": token}
+        return [json.dumps({"width": 100000, "cells": [cell]})]
     raise SystemExit("unknown attack kind " + kind)
 
 
@@ -352,7 +356,7 @@ def main():
     parser.add_argument("url")
     parser.add_argument("--report", action="store_true", help="print only; never fail")
     parser.add_argument("--pages")
-    parser.add_argument("--kinds", default="text,escapes,cells,wide,nested")
+    parser.add_argument("--kinds", default="array,cells,escapes,text,wide,nested")
     parser.add_argument("--limit", type=int, default=1 << 20)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--probes", type=int, default=20)

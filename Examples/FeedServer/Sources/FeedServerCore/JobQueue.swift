@@ -8,7 +8,9 @@ import Darwin
 import WeftLayout
 
 /// The pool's queue and bookkeeping behind one mutex: the groups with work, the workers and what they run,
-/// the count of live threads and who waits for them to stop.
+/// the count of live threads and who waits for them to stop. Handed-off threads are not waited for: their
+/// jobs belong to requests already answered or past their deadline, and they end with the process if not
+/// before.
 ///
 /// Two lanes: normal workers take jobs of *fast* groups, idle-lane workers (threads at the idle scheduling
 /// class) take jobs of *slow* groups. In each lane a worker takes the next job of the first group in the list,
@@ -47,7 +49,8 @@ final class JobQueue: @unchecked Sendable {
     private var fastRunning = 0
     private var lastFastEnd: UInt64 = 0
     let quietGap: UInt64 = 1_000_000
-    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    private var stopWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var nextWaiter = 0
 
     init(perGroup: Int, slowAfter: Duration, promoteAfter: Duration, maxHandedOff: Int) {
         self.perGroup = max(1, perGroup)
@@ -184,14 +187,20 @@ final class JobQueue: @unchecked Sendable {
         pthread_cond_signal(monitorCondition)
     }
 
-    func waitUntilStopped() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = locked { () -> Bool in
-                if liveThreads == 0 { return true }
-                stopWaiters.append(continuation)
-                return false
+    /// Waits until every worker of the pool has exited, at most `limit`; returns whether they had.
+    func waitUntilStopped(within limit: Duration) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let waiter = locked { () -> Int? in
+                if liveThreads == 0 { return nil }
+                nextWaiter += 1
+                stopWaiters[nextWaiter] = continuation
+                return nextWaiter
             }
-            if stopped { continuation.resume() }
+            guard let waiter else { return continuation.resume(returning: true) }
+            Task {
+                try? await Task.sleep(for: limit)
+                locked { stopWaiters.removeValue(forKey: waiter) }?.resume(returning: false)
+            }
         }
     }
 
@@ -229,15 +238,15 @@ final class JobQueue: @unchecked Sendable {
                 break
             }
         }
-        liveThreads -= 1
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        if !worker.handedOff { liveThreads -= 1 }  // a handed-off worker left the pool's count when handed off
+        var waiters: [CheckedContinuation<Bool, Never>] = []
         if liveThreads == 0 {
-            waiters = stopWaiters
+            waiters = Array(stopWaiters.values)
             stopWaiters.removeAll()
         }
         pthread_mutex_unlock(mutex)
         pthread_cond_signal(monitorCondition)
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: true) }
     }
 
     /// The monitor's whole life: hand off slow jobs until the queue closes and every worker has stopped.
@@ -263,8 +272,7 @@ final class JobQueue: @unchecked Sendable {
                 handedOff += 1
                 slowJobs += 1
                 let worker = Worker(index: old.index, isIdleLane: false)
-                workers[old.index] = worker
-                liveThreads += 1
+                workers[old.index] = worker  // it takes the old one's place in the count of live threads
                 lowered.append(thread)
                 fresh.append(worker)
             }

@@ -37,6 +37,7 @@ public final class LayoutService: Sendable {
         self.metrics = metrics
         threads = LayoutThreads(count: configuration.layoutThreads, stackSize: configuration.layoutStackSize,
                                 slowAfter: configuration.slowJob, promoteAfter: configuration.timeout / 10,
+                                stopWait: configuration.timeout,
                                 onHandOff: { metrics.slowJobs.increment() })
         cache = CellCache(capacity: configuration.cacheBytes)
         decoder = LayoutDecoder.withNodes(limits: LayoutDecoder.Limits(

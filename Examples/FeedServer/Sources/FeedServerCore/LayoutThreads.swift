@@ -37,7 +37,9 @@ public typealias LayoutJob = @Sendable (inout LayoutBuilder) -> Void
 /// one mutex and two condition variables; no lock is held while a job runs.
 ///
 /// Lifecycle: the threads start with the pool. As a `Service`, the pool runs until graceful shutdown, then
-/// stops taking jobs, lets the threads finish every job already queued, and returns once they have exited.
+/// stops taking jobs, lets the threads finish every job already queued, and returns once they have exited
+/// (handed-off threads are not waited for: their requests are over, and they end with the process), or once
+/// `stopWait` has passed: a job that cannot be stopped must not keep the process from exiting.
 /// Put it before the HTTP server in a `ServiceGroup` so that the server (and its requests in flight) stops
 /// first. A pool dropped without running stops its threads the same way.
 public final class LayoutThreads: Service, Sendable {
@@ -46,13 +48,18 @@ public final class LayoutThreads: Service, Sendable {
     private let queue: JobQueue
     private let stackSize: Int
     private let scale: Double
+    /// How long a graceful shutdown waits for running jobs (those of requests already answered, or timed out).
+    public let stopWait: Duration
 
     /// Starts `count` threads with `stackSize` bytes of stack each (and `count` at idle priority), and the
     /// monitor that hands off jobs running longer than `slowAfter` (calling `onHandOff` for each, on the
     /// monitor's thread). A slow request waits at most `promoteAfter` before it may run at normal priority again.
+    /// A graceful shutdown waits at most `stopWait` for the jobs still running.
     public init(count: Int, stackSize: Int, scale: Double = 2, slowAfter: Duration = .milliseconds(5),
-                promoteAfter: Duration = .milliseconds(200), onHandOff: @escaping @Sendable () -> Void = {}) {
+                promoteAfter: Duration = .milliseconds(200), stopWait: Duration = .seconds(10),
+                onHandOff: @escaping @Sendable () -> Void = {}) {
         self.count = max(1, count)
+        self.stopWait = stopWait
         self.stackSize = stackSize
         self.scale = scale
         queue = JobQueue(perGroup: self.count, slowAfter: slowAfter, promoteAfter: promoteAfter,
@@ -123,15 +130,19 @@ public final class LayoutThreads: Service, Sendable {
         return (counts.handedOff, counts.slowJobs)
     }
 
-    /// Runs until graceful shutdown (or cancellation), then stops the threads as ``shutdown()`` does.
+    /// Runs until graceful shutdown (or cancellation), then stops the threads as ``shutdown(waitingAtMost:)``
+    /// does, waiting at most `stopWait`.
     public func run() async throws {
         try? await gracefulShutdown()
-        await shutdown()
+        await shutdown(waitingAtMost: stopWait)
     }
 
-    /// Stops taking jobs, lets the threads finish the queued ones, and returns when every thread has exited.
-    public func shutdown() async {
+    /// Stops taking jobs, lets the threads finish the queued ones, and returns when every thread of the pool
+    /// has exited (not waiting for handed-off ones), or after `limit`, whichever comes first: a job that
+    /// cannot be stopped must not hold the process up. Returns whether every thread had exited.
+    @discardableResult
+    public func shutdown(waitingAtMost limit: Duration = .seconds(10)) async -> Bool {
         queue.close()
-        await queue.waitUntilStopped()
+        return await queue.waitUntilStopped(within: limit)
     }
 }

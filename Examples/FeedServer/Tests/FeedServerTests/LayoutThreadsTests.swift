@@ -86,7 +86,21 @@ import WeftLayout
         // SCHED_IDLE is 5 on Linux.
         #expect(events.withLockedValue { $0 } == ["next ran", "slow ended, policy 5"])
         #expect(threads.slowJobs.total == 1)
-        #expect(threads.slowJobs.running == 0)
+        #expect(try await eventually { threads.slowJobs.running == 0 })
+    }
+
+    @Test func shutdownStopsWaitingForAJobThatWillNotEnd() async throws {
+        // A job that keeps its thread for a second (as a layout that cannot be stopped would, far longer):
+        // shutdown gives up waiting after 100 ms and says so; with room enough it sees every thread exit.
+        let threads = LayoutThreads(count: 1, stackSize: 1 << 20)
+        let started = NIOLockedValueBox(false)
+        threads.submit { _ in
+            started.withLockedValue { $0 = true }
+            Thread.sleep(forTimeInterval: 1)
+        }
+        #expect(try await eventually { started.withLockedValue { $0 } })
+        #expect(await threads.shutdown(waitingAtMost: .milliseconds(100)) == false)
+        #expect(await threads.shutdown(waitingAtMost: .seconds(30)) == true)
     }
 
     @Test func asAServiceTheThreadsStopAtGracefulShutdown() async throws {
