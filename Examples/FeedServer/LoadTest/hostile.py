@@ -14,7 +14,7 @@ when the server fails it (with --report, it only prints).
   hostile.py sockets URL --pid PID [--sockets 400] [--within 15]
       Opens --sockets idle connections, then checks that new requests are answered while they are held, that
       the server's CPU stays low, and that once they close it answers again.
-  hostile.py memory URL --pid PID --cache-bytes N [--seconds 120] [--kind tiny|photo] [--factor 2]
+  hostile.py memory URL --pid PID --cache-bytes N [--seconds 120] [--kind tiny|photo] [--factor 1.5]
       Streams cells never seen before and samples the server's RSS every second. Passes when the peak stays
       below (RSS at start) + factor * cache bytes.
 
@@ -366,7 +366,7 @@ def main():
     parser.add_argument("--sockets", type=int, default=400)
     parser.add_argument("--cache-bytes", type=int, default=64 << 20)
     parser.add_argument("--kind", default="tiny", choices=["tiny", "photo"])
-    parser.add_argument("--factor", type=float, default=2.0)
+    parser.add_argument("--factor", type=float, default=1.5)
     args = parser.parse_args()
     ok = {"attack": run_attack, "slowloris": run_slowloris, "sockets": run_sockets, "memory": run_memory}[args.check](args)
     sys.exit(0 if ok or args.report else 1)

@@ -29,14 +29,8 @@ public struct ByteBoundedLRU<Key: Hashable, Value> {
     private var newest = -1
     private var oldest = -1
 
-    /// An empty cache of at most `capacity` bytes, with room reserved for `expectedCount` entries (so that
-    /// growing does not rehash the index while the cache fills; untouched room costs no resident memory).
-    public init(capacity: Int, expectedCount: Int = 0) {
+    public init(capacity: Int) {
         self.capacity = max(0, capacity)
-        if expectedCount > 0 {
-            slots.reserveCapacity(expectedCount)
-            index.reserveCapacity(expectedCount)
-        }
     }
 
     /// The number of entries.

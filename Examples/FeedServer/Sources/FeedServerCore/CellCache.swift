@@ -46,9 +46,7 @@ public final class CellCache: Sendable {
 
     /// A cache of at most `capacity` bytes (0: nothing is kept).
     public init(capacity: Int) {
-        // As many entries as the smallest cells (about 40 bytes of text) could fill it with, up to a million.
-        let expected = min(1 << 20, max(0, capacity) / (Self.entryOverhead + 40))
-        state = NIOLockedValueBox(ByteBoundedLRU(capacity: capacity, expectedCount: expected))
+        state = NIOLockedValueBox(ByteBoundedLRU(capacity: capacity))
     }
 
     /// What a cell costs in the cache: its key's and output's text, and ``entryOverhead``.
