@@ -31,18 +31,7 @@ if [ "$duration" -lt 1 ] || [ "$duration" -gt 600 ]; then
 fi
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-package="$root/Examples/FeedServer"
-work="$(mktemp -d "${TMPDIR:-/tmp}/weft-loadtest.XXXXXX")"
-server_pid=""
-
-cleanup() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+source "$root/Scripts/feed-server-common.sh"
 
 if ! command -v wrk >/dev/null 2>&1; then
     echo "== installing wrk"
@@ -52,14 +41,7 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 command -v python3 >/dev/null 2>&1 || { echo "python3 is needed to generate the pages" >&2; exit 1; }
 
-if [ -z "$server" ]; then
-    echo "== building the feed server (release)"
-    if ! swift build -c release --package-path "$package" --product feed-server >"$work/build.log" 2>&1; then
-        tail -40 "$work/build.log" >&2
-        exit 1
-    fi
-    server="$(swift build -c release --package-path "$package" --show-bin-path)/feed-server"
-fi
+build_server
 
 echo "== generating the pages"
 python3 "$package/LoadTest/make_pages.py" "$work/pages"

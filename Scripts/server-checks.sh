@@ -27,30 +27,12 @@ while [ $# -gt 0 ]; do
 done
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-package="$root/Examples/FeedServer"
+source "$root/Scripts/feed-server-common.sh"
 hostile="$package/LoadTest/hostile.py"
-work="$(mktemp -d "${TMPDIR:-/tmp}/weft-server-checks.XXXXXX")"
-server_pid=""
 failed=0
 
-cleanup() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -KILL "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
 command -v python3 >/dev/null 2>&1 || { echo "python3 is needed" >&2; exit 1; }
-if [ -z "$server" ]; then
-    echo "== building the feed server (release)"
-    if ! swift build -c release --package-path "$package" --product feed-server >"$work/build.log" 2>&1; then
-        tail -40 "$work/build.log" >&2
-        exit 1
-    fi
-    server="$(swift build -c release --package-path "$package" --show-bin-path)/feed-server"
-fi
+build_server
 python3 "$package/LoadTest/make_pages.py" "$work/pages" >/dev/null
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -78,14 +60,6 @@ start_server() {
     done
     echo "the server did not start" >&2
     exit 1
-}
-
-stop_server() {
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
 }
 
 check() { "$@" || failed=1; }

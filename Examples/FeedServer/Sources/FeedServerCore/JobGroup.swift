@@ -15,8 +15,7 @@ import Darwin
 /// taken for slow by mistake (a cold start) still finishes under sustained load.
 public final class JobGroup: @unchecked Sendable {
     // @unchecked: every stored property is read and written with the queue's mutex held.
-    var jobs: [LayoutJob?] = []
-    var head = 0
+    var jobs = FIFO<LayoutJob>()
     var running = 0
     private(set) var isSlow = false
     /// When it last became slow (monotonic nanoseconds).
@@ -42,42 +41,34 @@ public final class JobGroup: @unchecked Sendable {
         spent = 0
     }
 
-    var pending: Int { jobs.count - head }
-
-    /// Takes the next job (the caller holds the queue's mutex).
-    func take() -> LayoutJob? {
-        let job = jobs[head]
-        jobs[head] = nil
-        head += 1
-        if head == jobs.count {
-            jobs.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 256 && head * 2 >= jobs.count {
-            jobs.removeFirst(head)
-            head = 0
-        }
-        return job
-    }
+    var pending: Int { jobs.count }
 }
 
-/// A first-in first-out list of groups with work to hand out.
-struct GroupList {
-    private var groups: [JobGroup] = []
+/// A first-in first-out queue: an array read from a moving head, compacted once half of it is spent. Taken
+/// elements are released at once.
+struct FIFO<Element> {
+    private var elements: [Element?] = []
     private var head = 0
 
-    var first: JobGroup? { head < groups.count ? groups[head] : nil }
+    var count: Int { elements.count - head }
+    var first: Element? { head < elements.count ? elements[head] : nil }
 
-    mutating func append(_ group: JobGroup) { groups.append(group) }
+    mutating func append(_ element: Element) { elements.append(element) }
 
-    mutating func removeFirst() {
+    @discardableResult
+    mutating func removeFirst() -> Element? {
+        guard head < elements.count else { return nil }
+        let element = elements[head]
+        elements[head] = nil
         head += 1
-        if head == groups.count {
-            groups.removeAll(keepingCapacity: true)
+        if head == elements.count {
+            elements.removeAll(keepingCapacity: true)
             head = 0
-        } else if head >= 256 && head * 2 >= groups.count {
-            groups.removeFirst(head)
+        } else if head >= 256 && head * 2 >= elements.count {
+            elements.removeFirst(head)
             head = 0
         }
+        return element
     }
 }
 

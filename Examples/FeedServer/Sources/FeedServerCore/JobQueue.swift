@@ -35,8 +35,8 @@ final class JobQueue: @unchecked Sendable {
     let slowAfter: UInt64
     let promoteAfter: UInt64
     let maxHandedOff: Int
-    private var fast = GroupList()
-    private var slow = GroupList()
+    private var fast = FIFO<JobGroup>()
+    private var slow = FIFO<JobGroup>()
     private(set) var waiting = 0
     private var closed = false
     private var workers: [Worker] = []
@@ -152,7 +152,7 @@ final class JobQueue: @unchecked Sendable {
             if mayStart, let group = worker.isIdleLane ? slow.first : fast.first {
                 if worker.isIdleLane { slow.removeFirst() } else { fast.removeFirst() }
                 group.isListed = false
-                let job = group.take()
+                let job = group.jobs.removeFirst()
                 group.running += 1
                 waiting -= 1
                 if !worker.isIdleLane { fastRunning += 1 }
