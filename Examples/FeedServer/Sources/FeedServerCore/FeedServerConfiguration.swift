@@ -30,6 +30,9 @@ public struct FeedServerConfiguration: Sendable, Equatable {
     /// of its jobs may run before it is handed off to an idle-priority thread (default 5 ms; see
     /// ``LayoutThreads``).
     public var slowJob: Duration = .milliseconds(5)
+    /// The body size from which a request runs at idle priority from the start (default 64 KiB: a page of 20
+    /// photo cells is about 25 KB; 0: never).
+    public var slowBodyBytes: Int = 64 << 10
     /// How long a connection may sit idle between requests (default 30 s); then it is closed.
     public var idleTimeout: Duration = .seconds(30)
     /// How long a request's head may take to arrive, from its first byte (default 10 s); then 408 and closed.
@@ -93,6 +96,7 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         }
         if shutdownGrace < .zero { return "shutdown-grace: expected a time >= 0, got \(shutdownGrace)" }
         if maxConnections < 0 { return "max-connections: expected a number >= 0, got \(maxConnections)" }
+        if slowBodyBytes < 0 { return "slow-body-bytes: expected a number >= 0, got \(slowBodyBytes)" }
         return nil
     }
 
@@ -107,6 +111,7 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         ("cache-bytes", "WEFT_CACHE_BYTES"),
         ("layout-threads", "WEFT_LAYOUT_THREADS"),
         ("slow-job", "WEFT_SLOW_JOB"),
+        ("slow-body-bytes", "WEFT_SLOW_BODY_BYTES"),
         ("idle-timeout", "WEFT_IDLE_TIMEOUT"),
         ("header-timeout", "WEFT_HEADER_TIMEOUT"),
         ("body-timeout", "WEFT_BODY_TIMEOUT"),
@@ -142,6 +147,7 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         case "cache-bytes": cacheBytes = try whole()
         case "layout-threads": layoutThreads = try whole()
         case "max-connections": maxConnections = try whole()
+        case "slow-body-bytes": slowBodyBytes = try whole()
         case "timeout": timeout = try time()
         case "slow-job": slowJob = try time()
         case "idle-timeout": idleTimeout = try time()

@@ -120,6 +120,18 @@ final class JobQueue: @unchecked Sendable {
         return accepted
     }
 
+    /// Drops the jobs of `group` that have not started (its request is over): they, and what they hold (a
+    /// body of up to the size limit), need not wait for a thread, which a slow lane may not give them soon.
+    /// Returns how many.
+    func discard(_ group: JobGroup) -> Int {
+        locked {
+            let dropped = group.jobs.count
+            waiting -= dropped
+            group.jobs = FIFO()
+            return dropped
+        }
+    }
+
     /// Puts `group` on its list if it has work it may start now.
     private func list(_ group: JobGroup) {
         guard !group.isListed, group.pending > 0, group.running < perGroup else { return }
@@ -152,6 +164,7 @@ final class JobQueue: @unchecked Sendable {
             if mayStart, let group = worker.isIdleLane ? slow.first : fast.first {
                 if worker.isIdleLane { slow.removeFirst() } else { fast.removeFirst() }
                 group.isListed = false
+                guard group.pending > 0 else { continue }  // its jobs were discarded
                 let job = group.jobs.removeFirst()
                 group.running += 1
                 waiting -= 1

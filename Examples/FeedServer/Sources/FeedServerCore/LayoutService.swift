@@ -48,7 +48,8 @@ public final class LayoutService: Sendable {
     /// the configured time limit. `client`, when given, ends the work early if the client leaves. MAY be called
     /// from any task, concurrently; does not block its thread.
     public func layout(_ body: ByteBuffer, options: LayoutOptions, client: ClientWatch? = nil) async -> LayoutOutcome {
-        let run = LayoutRun(timeout: configuration.timeout, isLarge: body.readableBytes > Self.largeBody)
+        let slowBody = configuration.slowBodyBytes
+        let run = LayoutRun(timeout: configuration.timeout, isLarge: slowBody > 0 && body.readableBytes >= slowBody)
         let outcome = await withTaskGroup(of: Void.self, returning: LayoutOutcome.self) { group in
             group.addTask {
                 // Cancelled (below) once the answer is in; only a sleep that runs its course times the run out.
@@ -72,6 +73,9 @@ public final class LayoutService: Sendable {
             group.cancelAll()
             return outcome
         }
+        // A late or abandoned request's jobs need not wait for a thread: they stop in the queue.
+        let discarded = threads.discardPending(in: run.group)
+        if discarded > 0 { metrics.jobStopped(stage: "queue", count: discarded) }
         switch outcome {
         case .timedOut: metrics.requestsStopped(reason: "deadline")
         case .abandoned: metrics.requestsStopped(reason: "client")
@@ -220,10 +224,6 @@ public final class LayoutService: Sendable {
             return error
         }
     }
-
-    /// The body size from which a request counts as slow from the start (see ``LayoutThreads``): a page of 20
-    /// photo cells is about 25 KB.
-    static let largeBody = 64 << 10
 
     /// The refusal of a request whose cells hold more elements together than the limit.
     static func tooManyElements(_ limit: Int) -> LayoutError {

@@ -107,6 +107,12 @@ public final class LayoutThreads: Service, Sendable {
         queue.push(job, in: group)
     }
 
+    /// Drops the jobs of `group` that have not started, and returns how many; call once their request is over.
+    @discardableResult
+    public func discardPending(in group: JobGroup) -> Int {
+        queue.discard(group)
+    }
+
     /// Queues `job` in a group of its own.
     @discardableResult
     public func submit(_ job: @escaping LayoutJob) -> Bool {

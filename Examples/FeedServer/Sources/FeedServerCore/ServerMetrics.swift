@@ -18,7 +18,8 @@ import Prometheus
 /// - `weft_layout_queue_jobs`: jobs waiting for a layout thread, read when scraped.
 /// - `weft_requests_stopped_total{reason}`: layout requests that ended early, at their `deadline` or because
 ///   their `client` left; `weft_layout_jobs_stopped_total{stage}`: jobs that saw it and stopped (`queue`,
-///   `parse`, `decode`, `layout`, `render`: the step they were about to take or, for `parse`, were in).
+///   `parse`, `decode`, `layout`, `render`: the step they were about to take or, for `parse`, were in; `queue`
+///   also counts the jobs dropped before they started).
 /// - `weft_layout_slow_jobs_total`: jobs handed off to an idle-priority thread for running long;
 ///   `weft_layout_handed_off_threads`: such threads now, read when scraped.
 /// - `weft_connections_open`: connections open now, read when scraped; `weft_connections_closed_total{reason}`:
@@ -73,9 +74,10 @@ public final class ServerMetrics: Sendable {
         CoreMetrics.Counter(label: "weft_requests_stopped_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
-    /// Counts a job that stopped because its request should stop, at `stage`.
-    func jobStopped(stage: String) {
-        CoreMetrics.Counter(label: "weft_layout_jobs_stopped_total", dimensions: [("stage", stage)], factory: factory).increment()
+    /// Counts `count` jobs that stopped because their request should stop, at `stage`.
+    func jobStopped(stage: String, count: Int = 1) {
+        CoreMetrics.Counter(label: "weft_layout_jobs_stopped_total", dimensions: [("stage", stage)], factory: factory)
+            .increment(by: count)
     }
 
     /// Counts a connection the server closed, for `reason`.

@@ -44,6 +44,9 @@ struct FeedServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("slow-job"), help: "Seconds of layout a request may take before the rest runs at idle priority (default 0.005).")
     var slowJob: String?
 
+    @Option(name: .customLong("slow-body-bytes"), help: "The body size from which a request runs at idle priority (default 65536; 0: never).")
+    var slowBodyBytes: String?
+
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may sit idle between requests (default 30).")
     var idleTimeout: String?
 
@@ -66,7 +69,8 @@ struct FeedServerCommand: AsyncParsableCommand {
             let flags: [(String, String?)] = [
                 ("host", host), ("port", port), ("max-body-bytes", maxBodyBytes), ("max-depth", maxDepth),
                 ("max-elements", maxElements), ("timeout", timeout), ("cache-bytes", cacheBytes),
-                ("layout-threads", layoutThreads), ("slow-job", slowJob), ("idle-timeout", idleTimeout),
+                ("layout-threads", layoutThreads), ("slow-job", slowJob), ("slow-body-bytes", slowBodyBytes),
+                ("idle-timeout", idleTimeout),
                 ("header-timeout", headerTimeout), ("body-timeout", bodyTimeout), ("max-connections", maxConnections),
                 ("shutdown-grace", shutdownGrace),
             ]

@@ -89,6 +89,46 @@ import WeftLayout
         #expect(try await eventually { threads.slowJobs.running == 0 })
     }
 
+    @Test func aSlowRequestRunsOnTheIdleLaneAtIdlePriority() async throws {
+        let threads = LayoutThreads(count: 2, stackSize: 1 << 20)
+        let seen = NIOLockedValueBox<(index: Int?, policy: Int32)?>(nil)
+        threads.submit({ _ in
+            var policy: Int32 = 0
+            var parameters = sched_param()
+            pthread_getschedparam(pthread_self(), &policy, &parameters)
+            seen.withLockedValue { $0 = (LayoutThreads.currentThreadIndex, policy) }
+        }, in: JobGroup(isSlow: true))
+        #expect(try await eventually { seen.withLockedValue { $0 } != nil })
+        let (index, policy) = try #require(seen.withLockedValue { $0 })
+        #expect(index.map { (2..<4).contains($0) } == true)  // the idle lane's threads come after the normal ones
+        #expect(policy == 5)  // SCHED_IDLE
+        await threads.shutdown()
+    }
+
+    @Test func aSlowRequestStarvedByBusyNormalThreadsGetsATurnThere() async throws {
+        // The normal lane is kept busy (so the idle lane never starts anything); after 50 ms of waiting the
+        // slow request is promoted and runs on the normal thread between the busy group's jobs.
+        let threads = LayoutThreads(count: 1, stackSize: 1 << 20, promoteAfter: .milliseconds(50))
+        let busy = JobGroup()
+        let done = NIOLockedValueBox(0)
+        for _ in 0..<2_000 {
+            threads.submit({ _ in
+                Thread.sleep(forTimeInterval: 0.001)
+                done.withLockedValue { $0 += 1 }
+            }, in: busy)
+        }
+        let ran = NIOLockedValueBox<(index: Int?, busyDone: Int)?>(nil)
+        threads.submit({ _ in
+            ran.withLockedValue { $0 = (LayoutThreads.currentThreadIndex, done.withLockedValue { $0 }) }
+        }, in: JobGroup(isSlow: true))
+        #expect(try await eventually { ran.withLockedValue { $0 } != nil })
+        let (index, busyDone) = try #require(ran.withLockedValue { $0 })
+        #expect(index == 0)
+        #expect(busyDone < 2_000)
+        threads.discardPending(in: busy)
+        await threads.shutdown()
+    }
+
     @Test func shutdownStopsWaitingForAJobThatWillNotEnd() async throws {
         // A job that keeps its thread for a second (as a layout that cannot be stopped would, far longer):
         // shutdown gives up waiting after 100 ms and says so; with room enough it sees every thread exit.

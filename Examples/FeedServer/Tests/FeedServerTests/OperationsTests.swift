@@ -113,7 +113,7 @@ import Testing
         let configuration = try FeedServerConfiguration.fromEnvironment([
             "WEFT_HOST": "0.0.0.0", "WEFT_PORT": "9000", "WEFT_MAX_BODY_BYTES": "2048", "WEFT_MAX_DEPTH": "20",
             "WEFT_MAX_ELEMENTS": "300", "WEFT_TIMEOUT": "0.25", "WEFT_CACHE_BYTES": "1000",
-            "WEFT_LAYOUT_THREADS": "3", "WEFT_SLOW_JOB": "0.05", "WEFT_IDLE_TIMEOUT": "60", "WEFT_HEADER_TIMEOUT": "5",
+            "WEFT_LAYOUT_THREADS": "3", "WEFT_SLOW_JOB": "0.05", "WEFT_SLOW_BODY_BYTES": "0", "WEFT_IDLE_TIMEOUT": "60", "WEFT_HEADER_TIMEOUT": "5",
             "WEFT_BODY_TIMEOUT": "20", "WEFT_MAX_CONNECTIONS": "500", "WEFT_SHUTDOWN_GRACE": "0", "UNRELATED": "x",
         ])
         var expected = FeedServerConfiguration()
@@ -126,6 +126,7 @@ import Testing
         expected.cacheBytes = 1000
         expected.layoutThreads = 3
         expected.slowJob = .milliseconds(50)
+        expected.slowBodyBytes = 0
         expected.idleTimeout = .seconds(60)
         expected.headerTimeout = .seconds(5)
         expected.bodyTimeout = .seconds(20)
