@@ -47,6 +47,8 @@ final class JobQueue: @unchecked Sendable {
     /// has been quiet for `quietGap` (so slow work keeps off the cores even at idle priority, where it would
     /// still share caches and hardware threads with the fast work).
     private var fastRunning = 0
+    /// Whether the monitor waits for a job to start (else it wakes up on its own schedule).
+    private var monitorIsIdle = false
     private var lastFastEnd: UInt64 = 0
     let quietGap: UInt64 = 1_000_000
     private var stopWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
@@ -229,7 +231,7 @@ final class JobQueue: @unchecked Sendable {
         while let (job, group) = next(for: worker) {
             worker.group = group
             worker.started = nanoseconds(on: CLOCK_THREAD_CPUTIME_ID)
-            pthread_cond_signal(monitorCondition)
+            if monitorIsIdle && !worker.isIdleLane { pthread_cond_signal(monitorCondition) }
             pthread_mutex_unlock(mutex)
             job?(&builder)
             builder.reset()  // drop the last document's elements here, on this thread's large stack
@@ -244,7 +246,7 @@ final class JobQueue: @unchecked Sendable {
             }
             if group.spent >= slowAfter { group.markSlow() }
             list(group)
-            // Both lanes wait on one condition: wake them all when work may have moved lanes or appeared.
+            // Both lanes wait on one condition, and work may have moved lanes: wake them all.
             pthread_cond_broadcast(condition)
             if worker.handedOff {
                 handedOff -= 1
@@ -268,7 +270,9 @@ final class JobQueue: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         while !(closed && liveThreads == 0) {
             guard workers.contains(where: { $0.group != nil && !$0.handedOff }) else {
+                monitorIsIdle = true
                 pthread_cond_wait(monitorCondition, mutex)
+                monitorIsIdle = false
                 continue
             }
             wait(on: monitorCondition, nanoseconds: max(slowAfter / 2, 1_000_000))

@@ -1,3 +1,4 @@
+import Dispatch
 import FeedServerCore
 import Foundation
 import Logging
@@ -49,18 +50,20 @@ import WeftLayout
     }
 
     @Test func requestsTakeTurnsInsteadOfWaitingBehindABigOne() async {
-        // One thread: a big group of 100 jobs queued first, then a one-job group. Round robin runs the small
-        // job second (after the big job already started); first come, first served would run it last.
+        // One thread: a big group of 100 jobs queued first, then a one-job group (the first big job waits until
+        // both are queued). Round robin runs the small job second; first come, first served would run it last.
         let threads = LayoutThreads(count: 1, stackSize: 1 << 20)
         let order = NIOLockedValueBox<[String]>([])
         let big = JobGroup()
+        let queued = DispatchSemaphore(value: 0)
         for i in 0..<100 {
             threads.submit({ _ in
                 order.withLockedValue { $0.append("big \(i)") }
-                Thread.sleep(forTimeInterval: 0.001)
+                if i == 0 { queued.wait() }  // until everything is queued
             }, in: big)
         }
         threads.submit({ _ in order.withLockedValue { $0.append("small") } }, in: JobGroup())
+        queued.signal()
         await threads.shutdown()
         let ran = order.withLockedValue { $0 }
         #expect(ran.count == 101)
@@ -68,12 +71,12 @@ import WeftLayout
     }
 
     @Test func aSlowJobIsHandedOffToAnIdlePriorityThreadAndAFreshOneRunsTheRest() async throws {
-        // One thread, a job of 500 ms of CPU: after 20 ms it is handed off and another thread runs the next
+        // One thread, a job of 200 ms of CPU: after 20 ms it is handed off and another thread runs the next
         // job while it goes on, at the idle scheduling class.
         let threads = LayoutThreads(count: 1, stackSize: 1 << 20, slowAfter: .milliseconds(20))
         let events = NIOLockedValueBox<[String]>([])
         threads.submit { _ in
-            let end = ContinuousClock.now + .milliseconds(500)
+            let end = ContinuousClock.now + .milliseconds(200)
             while ContinuousClock.now < end {}  // busy: it is CPU time that counts
             var policy: Int32 = 0
             var parameters = sched_param()
@@ -130,16 +133,18 @@ import WeftLayout
     }
 
     @Test func shutdownStopsWaitingForAJobThatWillNotEnd() async throws {
-        // A job that keeps its thread for a second (as a layout that cannot be stopped would, far longer):
-        // shutdown gives up waiting after 100 ms and says so; with room enough it sees every thread exit.
+        // A job that keeps its thread until the test lets it go (as a layout that cannot be stopped would):
+        // shutdown gives up waiting after 100 ms and says so; once the job ends, every thread exits.
         let threads = LayoutThreads(count: 1, stackSize: 1 << 20)
-        let started = NIOLockedValueBox(false)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         threads.submit { _ in
-            started.withLockedValue { $0 = true }
-            Thread.sleep(forTimeInterval: 1)
+            started.signal()
+            release.wait()
         }
-        #expect(try await eventually { started.withLockedValue { $0 } })
+        #expect(await offThePool { started.wait(timeout: .now() + 30) } == .success)
         #expect(await threads.shutdown(waitingAtMost: .milliseconds(100)) == false)
+        release.signal()
         #expect(await threads.shutdown(waitingAtMost: .seconds(30)) == true)
     }
 
