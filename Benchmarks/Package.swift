@@ -16,6 +16,7 @@ let package = Package(
             name: "Scenarios",
             dependencies: [
                 .product(name: "WeftLayout", package: "Weft"),
+                .product(name: "WeftFormat", package: "Weft"),
                 .product(name: "WeftNodes", package: "Weft"),
                 .product(name: "WeftFeed", package: "Weft"),
                 .product(name: "WeftText", package: "Weft"),
@@ -27,6 +28,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "WeftLayout", package: "Weft"),
+                .product(name: "WeftFormat", package: "Weft"),
                 .product(name: "WeftNodes", package: "Weft"),
                 .product(name: "WeftFeed", package: "Weft"),
                 .product(name: "WeftText", package: "Weft"),

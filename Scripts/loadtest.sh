@@ -5,7 +5,8 @@
 # prints requests per second, p50 and p99 latency and the cache hit rate read from /metrics, and stops the
 # server (SIGTERM: a graceful shutdown).
 #
-# Usage: Scripts/loadtest.sh [--duration SECONDS] [--threads N] [--connections N]   (15, 2, 32)
+# Usage: Scripts/loadtest.sh [--duration SECONDS] [--threads N] [--connections N] [--server PATH]   (15, 2, 32)
+# (--server: a feed-server binary to drive instead of building this one, such as an older build to compare.)
 # Needs python3 (to generate the pages) and wrk (installed with apt-get if missing). Traffic goes to
 # 127.0.0.1 only.
 set -euo pipefail
@@ -13,12 +14,14 @@ set -euo pipefail
 duration=15
 threads=2
 connections=32
+server=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --duration) duration="$2"; shift 2 ;;
         --threads) threads="$2"; shift 2 ;;
         --connections) connections="$2"; shift 2 ;;
-        *) echo "usage: $0 [--duration SECONDS] [--threads N] [--connections N]" >&2; exit 2 ;;
+        --server) server="$2"; shift 2 ;;
+        *) echo "usage: $0 [--duration SECONDS] [--threads N] [--connections N] [--server PATH]" >&2; exit 2 ;;
     esac
 done
 case "$duration" in ''|*[!0-9]*) echo "--duration: expected whole seconds, got '$duration'" >&2; exit 2 ;; esac
@@ -28,18 +31,7 @@ if [ "$duration" -lt 1 ] || [ "$duration" -gt 600 ]; then
 fi
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-package="$root/Examples/FeedServer"
-work="$(mktemp -d "${TMPDIR:-/tmp}/weft-loadtest.XXXXXX")"
-server_pid=""
-
-cleanup() {
-    if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
+source "$root/Scripts/feed-server-common.sh"
 
 if ! command -v wrk >/dev/null 2>&1; then
     echo "== installing wrk"
@@ -49,12 +41,7 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 command -v python3 >/dev/null 2>&1 || { echo "python3 is needed to generate the pages" >&2; exit 1; }
 
-echo "== building the feed server (release)"
-if ! swift build -c release --package-path "$package" --product feed-server >"$work/build.log" 2>&1; then
-    tail -40 "$work/build.log" >&2
-    exit 1
-fi
-server="$(swift build -c release --package-path "$package" --show-bin-path)/feed-server"
+build_server
 
 echo "== generating the pages"
 python3 "$package/LoadTest/make_pages.py" "$work/pages"
@@ -100,6 +87,9 @@ echo "load               wrk ${duration}s, $threads threads, $connections connec
 echo "requests           $(value requests) in $(value seconds) s ($(value rps) per second)"
 echo "latency            p50 $(value p50_ms) ms, p99 $(value p99_ms) ms, max $(value max_ms) ms"
 echo "statuses           $statuses"
+if [[ "$statuses" == *"499:"* ]]; then
+    echo "                   (499: requests in flight when wrk closed its connections at the end; nobody waits for them)"
+fi
 echo "wrk errors         $(awk '$1 == "WEFT" && $2 == "errors" { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$work/wrk.txt")"
 python3 - "$hits" "$misses" "$evictions" <<'EOF'
 import sys

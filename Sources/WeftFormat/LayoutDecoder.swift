@@ -50,10 +50,20 @@ public struct LayoutDecoder: Sendable {
         public var maxDepth: Int
         /// The most elements accepted.
         public var maxElements: Int
+        /// The most elements of one JSON array, or members of one object (a stack's children, say); refused
+        /// while parsing, naming the container's path.
+        public var maxWidth: Int
 
-        public init(maxDepth: Int = 1000, maxElements: Int = 1_000_000) {
+        public init(maxDepth: Int = 1000, maxElements: Int = 1_000_000, maxWidth: Int = 100_000) {
             self.maxDepth = maxDepth
             self.maxElements = maxElements
+            self.maxWidth = maxWidth
+        }
+
+        /// A parser that applies these limits: the JSON nesting decoding needs for ``maxDepth`` element
+        /// levels (two JSON levels per element level, plus room for styles), and ``maxWidth``.
+        public func parser(shouldStop: (@Sendable () -> Bool)? = nil) -> JSONParser {
+            JSONParser(maxDepth: maxDepth * 2 + 8, maxWidth: maxWidth, shouldStop: shouldStop)
         }
     }
 
@@ -72,7 +82,7 @@ public struct LayoutDecoder: Sendable {
 
     /// Parses and decodes a document.
     public func decode(_ text: String) throws(LayoutError) -> LayoutDocument {
-        let value = try JSONParser(maxDepth: limits.maxDepth * 2 + 8).parse(text)
+        let value = try limits.parser().parse(text)
         return try decode(value)
     }
 

@@ -5,6 +5,7 @@ import Synchronization
 import Glibc
 #endif
 import WeftFeed
+import WeftFormat
 import WeftLayout
 import WeftNodes
 import Scenarios
@@ -148,6 +149,20 @@ let benchmarks: @Sendable () -> Void = {
     // T1 to T3: text measuring (TextBenchmarks.swift); T4: the photo cell with real text (TextCellBenchmarks.swift).
     textBenchmarks()
     textCellBenchmarks()
+
+    // 9. Parsing a wide layout document (a stack of boxes): JSONParser alone, per document. Linear in the
+    //    document's size (issue 9 item 1): the 100,000-element row takes about 10 times the 10,000 one.
+    for elements in [10_000, 100_000] {
+        Benchmark("9 parse a wide document of \(elements) elements, per document",
+                  configuration: .init(scalingFactor: .one, maxIterations: elements == 10_000 ? 20 : 6)) { benchmark in
+            let text = Scenarios.wideDocument(elements: elements)
+            let parser = JSONParser()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try parser.parse(text))
+            }
+        }
+    }
 }
 
 /// A benchmark cell that alternately shows and hides its location and comments.

@@ -5,7 +5,7 @@
 /// or a page (`width`, `format` and `cells`, each at most once). A cell's text is found by matching brackets
 /// and skipping strings, and is validated later, by parsing it, only if the cache misses; a hit's text is
 /// byte for byte that of a cell parsed and laid out before. So a body split here is valid JSON exactly when
-/// each of its cells is, and means what the full parse (``LayoutInput/parse(_:defaults:maxElementDepth:)``)
+/// each of its cells is, and means what the full parse (``LayoutInput/parse(_:defaults:parser:)``)
 /// would make of it.
 ///
 /// Anything out of the plain shape (not an object, a member name with an escape, a duplicate or unknown page

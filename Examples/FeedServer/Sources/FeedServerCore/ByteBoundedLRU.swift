@@ -36,6 +36,16 @@ public struct ByteBoundedLRU<Key: Hashable, Value> {
     /// The number of entries.
     public var count: Int { index.count }
 
+    /// The most memory this structure's own bookkeeping takes per entry, beyond what keys and values hold
+    /// elsewhere: a slot in an array that grows by doubling (up to 2 slots an entry), a bucket of the index,
+    /// a dictionary at most 3/4 full that grows by doubling (up to 8/3 buckets an entry), and the free list
+    /// (up to 2 indexes an entry).
+    public static var bookkeepingBytesPerEntry: Int {
+        let slot = MemoryLayout<Slot>.stride
+        let bucket = MemoryLayout<Key>.stride + MemoryLayout<Int>.stride
+        return 2 * slot + (8 * bucket + 2) / 3 + 2 * MemoryLayout<Int>.stride
+    }
+
     /// The value for `key`, which becomes the most recently used; counts a hit or a miss.
     public mutating func value(for key: Key) -> Value? {
         guard let slot = index[key] else {
@@ -80,6 +90,18 @@ public struct ByteBoundedLRU<Key: Hashable, Value> {
         bytes += cost
         linkAtFront(slot)
         return dropped
+    }
+
+    /// Removes the entry for `key`, returning its value; counts nothing.
+    @discardableResult
+    public mutating func removeValue(forKey key: Key) -> Value? {
+        guard let slot = index.removeValue(forKey: key) else { return nil }
+        return release(slot)
+    }
+
+    /// The least recently used key, if any.
+    public var oldestKey: Key? {
+        oldest >= 0 ? slots[oldest].key : nil
     }
 
     /// The keys from the most to the least recently used.

@@ -36,9 +36,11 @@ public struct CachedCell: Sendable, Equatable {
 
 /// The cache of cell layouts shared by every request: a ``ByteBoundedLRU`` behind one lock.
 ///
-/// A cell costs the UTF-8 bytes of its key's content plus those of its output. Threading: every method MAY
-/// be called from any thread; the lock is held only for the dictionary and list updates, never while laying
-/// out, and values dropped by an insertion are released after the lock is let go.
+/// A cell costs what it takes in memory: the UTF-8 bytes of its key's content and of its output, plus
+/// ``entryOverhead`` for the two strings' storage headers and the cache's own bookkeeping, so the bound holds
+/// for tiny cells too (a 40-byte cell costs about 400 bytes in all). Threading: every method MAY be called
+/// from any thread; the lock is held only for the dictionary and list updates, never while laying out, and
+/// values dropped by an insertion are released after the lock is let go.
 public final class CellCache: Sendable {
     private let state: NIOLockedValueBox<ByteBoundedLRU<CellKey, CachedCell>>
 
@@ -47,10 +49,15 @@ public final class CellCache: Sendable {
         state = NIOLockedValueBox(ByteBoundedLRU(capacity: capacity))
     }
 
-    /// What a cell costs in the cache.
+    /// What a cell costs in the cache: its key's and output's text, and ``entryOverhead``.
     public static func cost(of key: CellKey, _ cell: CachedCell) -> Int {
-        key.content.utf8.count + cell.output.utf8.count
+        key.content.utf8.count + cell.output.utf8.count + entryOverhead
     }
+
+    /// What an entry costs beyond its text: two strings' heap storage (a 32-byte object header each, and
+    /// malloc's bookkeeping and rounding, counted as 32 more) and the LRU's bookkeeping
+    /// (``ByteBoundedLRU/bookkeepingBytesPerEntry``).
+    public static let entryOverhead = 2 * (32 + 32) + ByteBoundedLRU<CellKey, CachedCell>.bookkeepingBytesPerEntry
 
     /// The cell stored for `key`, now the most recently used; counts a hit or a miss.
     public func value(for key: CellKey) -> CachedCell? {

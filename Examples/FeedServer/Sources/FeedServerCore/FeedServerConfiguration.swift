@@ -26,8 +26,44 @@ public struct FeedServerConfiguration: Sendable, Equatable {
     public var cacheBytes: Int = 64 << 20
     /// The number of layout threads (default: one per core).
     public var layoutThreads: Int = FeedServerConfiguration.coreCount
+    /// How much layout time a request may take before the rest of it runs at idle priority, and how long one
+    /// of its jobs may run before it is handed off to an idle-priority thread (default 5 ms; see
+    /// ``LayoutThreads``).
+    public var slowJob: Duration = .milliseconds(5)
+    /// The body size from which a request runs at idle priority from the start (default 64 KiB: a page of 20
+    /// photo cells is about 25 KB; 0: never).
+    public var slowBodyBytes: Int = 64 << 10
+    /// How long a connection may sit idle between requests (default 30 s); then it is closed.
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long a request's head may take to arrive, from its first byte (default 10 s); then 408 and closed.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long a request's body may take to arrive, from the end of its head (default 30 s: 1 MiB at 35 KB/s);
+    /// then 408 and closed.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// The most connections served at once (0, the default: as many as the open-file limit allows, less
+    /// ``descriptorReserve``); see ``ConnectionTracker`` for what happens beyond.
+    public var maxConnections: Int = 0
+    /// How long a graceful shutdown waits for requests still arriving before it closes their connections
+    /// (default 10 s); requests received in full are still answered.
+    public var shutdownGrace: Duration = .seconds(10)
 
     public init() {}
+
+    /// The connection timeouts.
+    public var timeouts: ConnectionTimeouts {
+        ConnectionTimeouts(idle: idleTimeout, header: headerTimeout, body: bodyTimeout)
+    }
+
+    /// File descriptors kept out of the connection limit: the server's own (about 20: event loops, the
+    /// listening socket, standard streams) and room for connections being refused or replaced.
+    public static let descriptorReserve = 64
+
+    /// The connection limit under an open-file limit of `openFiles`: ``maxConnections`` if set and lower,
+    /// else the limit less ``descriptorReserve`` (at least 1).
+    public func connectionLimit(openFiles: Int) -> Int {
+        let room = max(1, openFiles - Self.descriptorReserve)
+        return maxConnections > 0 ? min(maxConnections, room) : room
+    }
 
     /// The deepest nesting a server may be configured for: the decoder's own default limit.
     public static let deepestAllowed = LayoutDecoder.Limits().maxDepth
@@ -54,6 +90,13 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         if timeout <= .zero { return "timeout: expected a time > 0, got \(timeout)" }
         if cacheBytes < 0 { return "cache-bytes: expected a number >= 0, got \(cacheBytes)" }
         if !(1...256).contains(layoutThreads) { return "layout-threads: expected 1 to 256, got \(layoutThreads)" }
+        for (name, value) in [("slow-job", slowJob), ("idle-timeout", idleTimeout), ("header-timeout", headerTimeout),
+                              ("body-timeout", bodyTimeout)] where value <= .zero {
+            return "\(name): expected a time > 0, got \(value)"
+        }
+        if shutdownGrace < .zero { return "shutdown-grace: expected a time >= 0, got \(shutdownGrace)" }
+        if maxConnections < 0 { return "max-connections: expected a number >= 0, got \(maxConnections)" }
+        if slowBodyBytes < 0 { return "slow-body-bytes: expected a number >= 0, got \(slowBodyBytes)" }
         return nil
     }
 
@@ -67,18 +110,33 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         ("timeout", "WEFT_TIMEOUT"),
         ("cache-bytes", "WEFT_CACHE_BYTES"),
         ("layout-threads", "WEFT_LAYOUT_THREADS"),
+        ("slow-job", "WEFT_SLOW_JOB"),
+        ("slow-body-bytes", "WEFT_SLOW_BODY_BYTES"),
+        ("idle-timeout", "WEFT_IDLE_TIMEOUT"),
+        ("header-timeout", "WEFT_HEADER_TIMEOUT"),
+        ("body-timeout", "WEFT_BODY_TIMEOUT"),
+        ("max-connections", "WEFT_MAX_CONNECTIONS"),
+        ("shutdown-grace", "WEFT_SHUTDOWN_GRACE"),
     ]
 
     /// Sets the value named by `flag` from its text, as given on the command line or in the environment.
     ///
-    /// `timeout` is in seconds (`2`, `0.5`); the others are whole numbers, except `host`. Throws a
-    /// ``ConfigurationError`` naming `source` (such as `--port` or `WEFT_PORT`) for text that does not fit.
+    /// Times (`timeout`, `slow-job`, the connection timeouts, `shutdown-grace`) are in seconds (`2`, `0.5`;
+    /// the grace may be 0); the others are whole numbers, except `host`. Throws a ``ConfigurationError`` naming
+    /// `source` (such as `--port` or `WEFT_PORT`) for text that does not fit.
     public mutating func set(_ flag: String, to text: String, source: String) throws(ConfigurationError) {
         func whole() throws(ConfigurationError) -> Int {
             guard let value = Int(text) else {
                 throw ConfigurationError(description: "\(source): expected a whole number, got \"\(text)\"")
             }
             return value
+        }
+        func time(zero: Bool = false) throws(ConfigurationError) -> Duration {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0 || zero && seconds == 0, seconds < 86_400 else {
+                let bound = zero ? ">= 0" : "> 0"
+                throw ConfigurationError(description: "\(source): expected a number of seconds \(bound), got \"\(text)\"")
+            }
+            return .nanoseconds(Int64((seconds * 1e9).rounded()))
         }
         switch flag {
         case "host": host = text
@@ -88,11 +146,14 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         case "max-elements": maxElements = try whole()
         case "cache-bytes": cacheBytes = try whole()
         case "layout-threads": layoutThreads = try whole()
-        case "timeout":
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds < 86_400 else {
-                throw ConfigurationError(description: "\(source): expected a number of seconds > 0, got \"\(text)\"")
-            }
-            timeout = .nanoseconds(Int64((seconds * 1e9).rounded()))
+        case "max-connections": maxConnections = try whole()
+        case "slow-body-bytes": slowBodyBytes = try whole()
+        case "timeout": timeout = try time()
+        case "slow-job": slowJob = try time()
+        case "idle-timeout": idleTimeout = try time()
+        case "header-timeout": headerTimeout = try time()
+        case "body-timeout": bodyTimeout = try time()
+        case "shutdown-grace": shutdownGrace = try time(zero: true)
         default:
             throw ConfigurationError(description: "\(source): unknown setting")
         }

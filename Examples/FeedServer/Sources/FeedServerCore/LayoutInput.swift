@@ -101,12 +101,12 @@ struct LayoutInput {
         self.cells = cells
     }
 
-    /// Parses `text`, refusing JSON nested deeper than `maxElementDepth` elements could need.
+    /// Parses `text` with `parser` (whose limits suit the server's: see ``jsonDepth(forElementDepth:isPageCell:)``).
     ///
     /// Parsing keeps no stack of its own (the parser is iterative), but the parsed value is freed
     /// recursively: parse on a layout thread.
-    static func parse(_ text: String, defaults: LayoutOptions, maxElementDepth: Int) throws(LayoutError) -> LayoutInput {
-        let value = try JSONParser(maxDepth: jsonDepth(forElementDepth: maxElementDepth)).parse(text)
+    static func parse(_ text: String, defaults: LayoutOptions, parser: JSONParser) throws(LayoutError) -> LayoutInput {
+        let value = try parser.parse(text)
         guard case .object(let object) = value, object["cells"] != nil else {
             return LayoutInput(isPage: false, options: defaults, cells: [Cell(content: .parsed(value), path: "root")])
         }

@@ -9,6 +9,8 @@ public enum LayoutOutcome: Sendable, Equatable {
     case refused(LayoutError)
     /// The answer was not ready within the time limit.
     case timedOut(Duration)
+    /// The client closed its connection before the answer was ready; the work stopped.
+    case abandoned
     /// The layout threads are shutting down.
     case unavailable
 }
@@ -17,9 +19,10 @@ public enum LayoutOutcome: Sendable, Equatable {
 /// the continuation its handler awaits, behind one lock.
 ///
 /// The first of these to happen finishes the run and resumes the continuation, exactly once: the last cell
-/// delivered, a cell refused, the element count going over the limit, or the time limit passing. Jobs of a
-/// finished run do nothing (see ``isFinished``), so a timed-out page stops taking layout threads once the
-/// cells already being laid out are done.
+/// delivered, a cell refused, the element count going over the limit, the deadline passing, or the client
+/// leaving. Jobs check ``shouldStop`` when they start and between their steps (parsing checks it every 1,024
+/// values), so the work of a finished or late run stops within microseconds, except inside one call of
+/// `Layout.compute`, which cannot be interrupted.
 ///
 /// Threading: every method MAY be called from any thread. The lock is held only to read and update the
 /// state; the answer is assembled and the continuation resumed after it is let go.
@@ -34,15 +37,36 @@ final class LayoutRun: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// The run's jobs, scheduled fairly with other runs' (see ``LayoutThreads``).
+    let group: JobGroup
+    /// The time limit, and when it runs out.
+    let timeout: Duration
+    let deadline: ContinuousClock.Instant
+
+    /// A run that must end within `timeout`; `isLarge` puts its jobs with the slow ones from the start.
+    init(timeout: Duration, isLarge: Bool = false) {
+        self.timeout = timeout
+        deadline = .now + timeout
+        group = JobGroup(isSlow: isLarge)
+    }
 
     /// Attaches the continuation to resume when the run finishes; call before any job of the run is queued.
     func attach(_ continuation: CheckedContinuation<LayoutOutcome, Never>) {
         state.withLockedValue { $0.continuation = continuation }
     }
 
-    /// Whether the run is over (answered, refused or timed out): its remaining jobs should do nothing.
+    /// Whether the run is over (answered, refused, timed out or abandoned).
     var isFinished: Bool {
         state.withLockedValue { $0.finished }
+    }
+
+    /// Whether the run's work should stop: it is over, or its deadline has passed (which ends it as timed
+    /// out). Cheap enough to ask often: one uncontended lock and one clock read.
+    var shouldStop: Bool {
+        if isFinished { return true }
+        guard ContinuousClock.now >= deadline else { return false }
+        finish(.timedOut(timeout))
+        return true
     }
 
     /// Ends the run with `outcome` unless it has already ended.

@@ -35,40 +35,70 @@ public final class LayoutService: Sendable {
     public init(configuration: FeedServerConfiguration, metrics: ServerMetrics = ServerMetrics()) {
         self.configuration = configuration
         self.metrics = metrics
-        threads = LayoutThreads(count: configuration.layoutThreads, stackSize: configuration.layoutStackSize)
+        threads = LayoutThreads(count: configuration.layoutThreads, stackSize: configuration.layoutStackSize,
+                                slowAfter: configuration.slowJob, promoteAfter: configuration.timeout / 10,
+                                stopWait: configuration.timeout,
+                                onHandOff: { metrics.slowJobs.increment() })
         cache = CellCache(capacity: configuration.cacheBytes)
         decoder = LayoutDecoder.withNodes(limits: LayoutDecoder.Limits(
             maxDepth: configuration.maxDepth, maxElements: configuration.maxElements))
     }
 
     /// Lays out `body` (a document, or a page whose fields override `options`) and returns the answer, within
-    /// the configured time limit. MAY be called from any task, concurrently; does not block its thread.
-    public func layout(_ body: ByteBuffer, options: LayoutOptions) async -> LayoutOutcome {
-        let run = LayoutRun()
-        let timeout = configuration.timeout
-        return await withTaskGroup(of: Void.self, returning: LayoutOutcome.self) { group in
+    /// the configured time limit. `client`, when given, ends the work early if the client leaves. MAY be called
+    /// from any task, concurrently; does not block its thread.
+    public func layout(_ body: ByteBuffer, options: LayoutOptions, client: ClientWatch? = nil) async -> LayoutOutcome {
+        let slowBody = configuration.slowBodyBytes
+        let run = LayoutRun(timeout: configuration.timeout, isLarge: slowBody > 0 && body.readableBytes >= slowBody)
+        let outcome = await withTaskGroup(of: Void.self, returning: LayoutOutcome.self) { group in
             group.addTask {
                 // Cancelled (below) once the answer is in; only a sleep that runs its course times the run out.
                 do {
-                    try await Task.sleep(for: timeout)
-                    run.finish(.timedOut(timeout))
+                    try await Task.sleep(until: run.deadline)
+                    run.finish(.timedOut(run.timeout))
                 } catch {}
             }
             let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<LayoutOutcome, Never>) in
                 run.attach(continuation)
-                let queued = threads.submit { [self] builder in
-                    prepare(run, body: body, options: options, builder: &builder)
+                if let client, !client.start({ run.finish(.abandoned) }) {
+                    run.finish(.abandoned)
+                    return
                 }
+                let queued = threads.submit({ [self] builder in
+                    prepare(run, body: body, options: options, builder: &builder)
+                }, in: run.group)
                 if !queued { run.finish(.unavailable) }
             }
+            client?.stop()
             group.cancelAll()
             return outcome
         }
+        // A late or abandoned request's jobs need not wait for a thread: they stop in the queue.
+        let discarded = threads.discardPending(in: run.group)
+        if discarded > 0 { metrics.jobStopped(stage: "queue", count: discarded) }
+        switch outcome {
+        case .timedOut: metrics.requestsStopped(reason: "deadline")
+        case .abandoned: metrics.requestsStopped(reason: "client")
+        default: break
+        }
+        return outcome
+    }
+
+    /// Whether `run`'s work should stop now; counts the stop at `stage`.
+    private func stops(_ run: LayoutRun, at stage: String) -> Bool {
+        guard run.shouldStop else { return false }
+        metrics.jobStopped(stage: stage)
+        return true
+    }
+
+    /// A parser for the run's input: its JSON depth allowance and width limit, and a stop hook.
+    private func parser(_ run: LayoutRun, depth: Int) -> JSONParser {
+        JSONParser(maxDepth: depth, maxWidth: configuration.maxElements, shouldStop: { run.shouldStop })
     }
 
     /// The prepare job: parse, cache lookups, then the cells' jobs. Runs on a layout thread.
     private func prepare(_ run: LayoutRun, body: ByteBuffer, options: LayoutOptions, builder: inout LayoutBuilder) {
-        guard !run.isFinished else { return }
+        guard !stops(run, at: "queue") else { return }
         guard let text = String(validating: body.readableBytesView, as: UTF8.self) else {
             run.finish(.refused(LayoutError("the body is not UTF-8 text", path: "root", kind: .malformed)))
             return
@@ -78,12 +108,13 @@ public final class LayoutService: Sendable {
             input = LayoutInput(split, defaults: options)
         } else {
             do throws(LayoutError) {
-                input = try LayoutInput.parse(text, defaults: options, maxElementDepth: configuration.maxDepth)
+                input = try LayoutInput.parse(text, defaults: options, parser: parser(run, depth: LayoutInput.jsonDepth(forElementDepth: configuration.maxDepth)))
             } catch {
-                run.finish(.refused(error))
+                if !stops(run, at: "parse") { run.finish(.refused(error)) }
                 return
             }
         }
+        guard !stops(run, at: "parse") else { return }
         // Every cell holds at least one element: more cells than elements allowed is refused before any work.
         guard input.cells.count <= configuration.maxElements else {
             run.finish(.refused(Self.tooManyElements(configuration.maxElements)))
@@ -108,6 +139,7 @@ public final class LayoutService: Sendable {
                 misses.append((index, cell, key))
             }
         }
+        guard !stops(run, at: "queue") else { return }
         let maxElements = configuration.maxElements
         guard run.begin(isPage: input.isPage, outputs: outputs, elements: elements, maxElements: maxElements) else {
             run.finish(.refused(Self.tooManyElements(maxElements)))
@@ -115,9 +147,9 @@ public final class LayoutService: Sendable {
         }
         let options = input.options
         for miss in misses.dropFirst() {
-            let queued = threads.submit { [self] builder in
+            let queued = threads.submit({ [self] builder in
                 layOutCell(run, miss.index, miss.cell, key: miss.key, options: options, body: text, builder: &builder)
-            }
+            }, in: run.group)
             if !queued {
                 run.finish(.unavailable)
                 return
@@ -129,10 +161,11 @@ public final class LayoutService: Sendable {
     }
 
     /// A cell job: parse (if the body was split unparsed), decode, count, lay out, render, cache, deliver.
-    /// Runs on a layout thread. `body` is the whole body, to word a parse error as parsing all of it would.
+    /// Runs on a layout thread, and stops between steps once the run should stop. `body` is the whole body,
+    /// to word a parse error as parsing all of it would.
     private func layOutCell(_ run: LayoutRun, _ index: Int, _ cell: LayoutInput.Cell, key: CellKey?,
                             options: LayoutOptions, body: String, builder: inout LayoutBuilder) {
-        guard !run.isFinished else { return }
+        guard !stops(run, at: "queue") else { return }
         let maxElements = configuration.maxElements
         let value: JSONValue
         switch cell.content {
@@ -141,19 +174,22 @@ public final class LayoutService: Sendable {
         case .text(let text):
             do throws(LayoutError) {
                 let depth = LayoutInput.jsonDepth(forElementDepth: configuration.maxDepth, isPageCell: cell.path != "root")
-                value = try JSONParser(maxDepth: depth).parse(text)
+                value = try parser(run, depth: depth).parse(text)
             } catch {
-                run.finish(.refused(wholeBodyError(body, otherwise: Self.relocated(error, to: cell.path))))
+                guard !stops(run, at: "parse") else { return }
+                run.finish(.refused(wholeBodyError(body, run: run, otherwise: Self.relocated(error, to: cell.path))))
                 return
             }
         }
         let output: String
         let elementCount: Int
         do throws(LayoutError) {
+            guard !stops(run, at: "decode") else { return }
             let document = try decoder.decode(value, path: cell.path)
             guard run.addElements(document.elementCount, maxElements: maxElements) else {
                 throw Self.tooManyElements(maxElements)
             }
+            guard !stops(run, at: "layout") else { return }
             let range = SizeRange(min: Size(width: options.width, height: 0),
                                   max: Size(width: options.width, height: .infinity))
             let layout: Layout
@@ -162,6 +198,7 @@ public final class LayoutService: Sendable {
             } catch {
                 throw Self.relocated(error, to: cell.path)
             }
+            guard !stops(run, at: "render") else { return }
             output = options.format.layoutFormat.render(layout)
             elementCount = document.elementCount
         } catch {
@@ -178,9 +215,10 @@ public final class LayoutService: Sendable {
 
     /// The error of parsing the whole body, which is what a request answers when one of its cells does not
     /// parse (the positions and paths of the message are the body's, as `weft layout` gives them).
-    private func wholeBodyError(_ body: String, otherwise cellError: LayoutError) -> LayoutError {
+    private func wholeBodyError(_ body: String, run: LayoutRun, otherwise cellError: LayoutError) -> LayoutError {
         do throws(LayoutError) {
-            _ = try LayoutInput.parse(body, defaults: LayoutOptions(), maxElementDepth: configuration.maxDepth)
+            let depth = LayoutInput.jsonDepth(forElementDepth: configuration.maxDepth)
+            _ = try LayoutInput.parse(body, defaults: LayoutOptions(), parser: parser(run, depth: depth))
             return cellError
         } catch {
             return error

@@ -16,6 +16,15 @@ import Prometheus
 ///   evictions; `weft_cache_bytes`, `weft_cache_entries`: its size, read when scraped.
 /// - `weft_cells_laid_out_total`: cells decoded and laid out (cache misses that got that far).
 /// - `weft_layout_queue_jobs`: jobs waiting for a layout thread, read when scraped.
+/// - `weft_requests_stopped_total{reason}`: layout requests that ended early, at their `deadline` or because
+///   their `client` left; `weft_layout_jobs_stopped_total{stage}`: jobs that saw it and stopped (`queue`,
+///   `parse`, `decode`, `layout`, `render`: the step they were about to take or, for `parse`, were in; `queue`
+///   also counts the jobs dropped before they started).
+/// - `weft_layout_slow_jobs_total`: jobs handed off to an idle-priority thread for running long;
+///   `weft_layout_handed_off_threads`: such threads now, read when scraped.
+/// - `weft_connections_open`: connections open now, read when scraped; `weft_connections_closed_total{reason}`:
+///   connections the server closed (`idle_timeout`, `header_timeout`, `body_timeout`, `evicted` to make room,
+///   `refused` over the limit, `shutdown` after the grace period).
 ///
 /// Threading: every method MAY be called from any thread (the instruments are atomic).
 public final class ServerMetrics: Sendable {
@@ -27,9 +36,12 @@ public final class ServerMetrics: Sendable {
     let cacheMisses: CoreMetrics.Counter
     let cacheEvictions: CoreMetrics.Counter
     let cellsLaidOut: CoreMetrics.Counter
+    let slowJobs: CoreMetrics.Counter
     private let cacheBytes: CoreMetrics.Gauge
     private let cacheEntries: CoreMetrics.Gauge
     private let queuedJobs: CoreMetrics.Gauge
+    private let handedOffThreads: CoreMetrics.Gauge
+    private let openConnections: CoreMetrics.Gauge
 
     static let durationLabel = "weft_http_request_duration_seconds"
 
@@ -49,9 +61,28 @@ public final class ServerMetrics: Sendable {
         cacheMisses = CoreMetrics.Counter(label: "weft_cache_misses_total", factory: factory)
         cacheEvictions = CoreMetrics.Counter(label: "weft_cache_evictions_total", factory: factory)
         cellsLaidOut = CoreMetrics.Counter(label: "weft_cells_laid_out_total", factory: factory)
+        slowJobs = CoreMetrics.Counter(label: "weft_layout_slow_jobs_total", factory: factory)
         cacheBytes = CoreMetrics.Gauge(label: "weft_cache_bytes", factory: factory)
         cacheEntries = CoreMetrics.Gauge(label: "weft_cache_entries", factory: factory)
         queuedJobs = CoreMetrics.Gauge(label: "weft_layout_queue_jobs", factory: factory)
+        handedOffThreads = CoreMetrics.Gauge(label: "weft_layout_handed_off_threads", factory: factory)
+        openConnections = CoreMetrics.Gauge(label: "weft_connections_open", factory: factory)
+    }
+
+    /// Counts a layout request that ended early: `reason` is `deadline` or `client`.
+    func requestsStopped(reason: String) {
+        CoreMetrics.Counter(label: "weft_requests_stopped_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// Counts `count` jobs that stopped because their request should stop, at `stage`.
+    func jobStopped(stage: String, count: Int = 1) {
+        CoreMetrics.Counter(label: "weft_layout_jobs_stopped_total", dimensions: [("stage", stage)], factory: factory)
+            .increment(by: count)
+    }
+
+    /// Counts a connection the server closed, for `reason`.
+    func connectionClosed(reason: String) {
+        CoreMetrics.Counter(label: "weft_connections_closed_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
     /// Counts a request answered with `status` on `route`, which took `duration`.
@@ -63,11 +94,28 @@ public final class ServerMetrics: Sendable {
             .recordNanoseconds(nanoseconds)
     }
 
-    /// The metrics in the Prometheus text format, with the cache's size and the queue's length as they are now.
-    public func render(cache: CellCache.Statistics, queuedJobs queued: Int) -> String {
-        cacheBytes.record(cache.bytes)
-        cacheEntries.record(cache.entries)
-        queuedJobs.record(queued)
+    /// What the gauges show: read when scraped.
+    public struct Snapshot: Sendable {
+        public var cache: CellCache.Statistics
+        public var queuedJobs: Int
+        public var handedOffThreads: Int
+        public var openConnections: Int
+
+        public init(cache: CellCache.Statistics, queuedJobs: Int, handedOffThreads: Int, openConnections: Int) {
+            self.cache = cache
+            self.queuedJobs = queuedJobs
+            self.handedOffThreads = handedOffThreads
+            self.openConnections = openConnections
+        }
+    }
+
+    /// The metrics in the Prometheus text format, with the gauges set from `now`.
+    public func render(_ now: Snapshot) -> String {
+        cacheBytes.record(now.cache.bytes)
+        cacheEntries.record(now.cache.entries)
+        queuedJobs.record(now.queuedJobs)
+        handedOffThreads.record(now.handedOffThreads)
+        openConnections.record(now.openConnections)
         return registry.emitToString()
     }
 }

@@ -13,7 +13,7 @@ struct FeedServerCommand: AsyncParsableCommand {
         discussion: """
         Each setting may also come from the environment: \
         \(FeedServerConfiguration.environmentNames.map { "--\($0.flag) \($0.variable)" }.joined(separator: ", ")). \
-        A flag wins over the environment. SIGTERM or SIGINT stops the server after the requests in flight.
+        A flag wins over the environment. SIGTERM or SIGINT stops the server after the requests in flight (waiting at most the shutdown grace for requests still arriving).
         """
     )
 
@@ -41,6 +41,27 @@ struct FeedServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("layout-threads"), help: "The number of layout threads (default: one per core).")
     var layoutThreads: String?
 
+    @Option(name: .customLong("slow-job"), help: "Seconds of layout a request may take before the rest runs at idle priority (default 0.005).")
+    var slowJob: String?
+
+    @Option(name: .customLong("slow-body-bytes"), help: "The body size from which a request runs at idle priority (default 65536; 0: never).")
+    var slowBodyBytes: String?
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may sit idle between requests (default 30).")
+    var idleTimeout: String?
+
+    @Option(name: .customLong("header-timeout"), help: "Seconds a request's head may take, from its first byte (default 10).")
+    var headerTimeout: String?
+
+    @Option(name: .customLong("body-timeout"), help: "Seconds a request's body may take, after its head (default 30).")
+    var bodyTimeout: String?
+
+    @Option(name: .customLong("max-connections"), help: "The most connections at once (default 0: the open-file limit less 64).")
+    var maxConnections: String?
+
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds a graceful shutdown waits for requests still arriving (default 10).")
+    var shutdownGrace: String?
+
     func run() async throws {
         var configuration: FeedServerConfiguration
         do {
@@ -48,7 +69,10 @@ struct FeedServerCommand: AsyncParsableCommand {
             let flags: [(String, String?)] = [
                 ("host", host), ("port", port), ("max-body-bytes", maxBodyBytes), ("max-depth", maxDepth),
                 ("max-elements", maxElements), ("timeout", timeout), ("cache-bytes", cacheBytes),
-                ("layout-threads", layoutThreads),
+                ("layout-threads", layoutThreads), ("slow-job", slowJob), ("slow-body-bytes", slowBodyBytes),
+                ("idle-timeout", idleTimeout),
+                ("header-timeout", headerTimeout), ("body-timeout", bodyTimeout), ("max-connections", maxConnections),
+                ("shutdown-grace", shutdownGrace),
             ]
             for case (let flag, let text?) in flags {
                 try configuration.set(flag, to: text, source: "--\(flag)")

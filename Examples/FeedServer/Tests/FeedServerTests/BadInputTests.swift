@@ -30,6 +30,27 @@ import WeftNodes
         }
     }
 
+    @Test(arguments: ["text/plain", "application/x-www-form-urlencoded", "application/xml; charset=utf-8", "json"])
+    func aBodyThatSaysItIsNotJSONIs415(_ type: String) async throws {
+        try await withServer { client, _ in
+            let response = try await client.execute(uri: "/v1/layout", method: .post, headers: [.contentType: type],
+                                                    body: ByteBuffer(string: Samples.box("a")))
+            #expect(response.status == .unsupportedMediaType)
+            #expect(response.errorMessage == "the body's Content-Type \"\(type)\" is not JSON; send application/json (or no Content-Type)")
+        }
+    }
+
+    @Test(arguments: ["application/json", "Application/JSON; charset=utf-8", "application/vnd.weft.page+json"])
+    func aBodyThatSaysItIsJSONOrSaysNothingIsLaidOut(_ type: String) async throws {
+        try await withServer { client, _ in
+            let typed = try await client.execute(uri: "/v1/layout", method: .post, headers: [.contentType: type],
+                                                 body: ByteBuffer(string: Samples.box("a")))
+            #expect(typed.status == .ok)
+            let untyped = try await client.layout(Samples.box("a"))
+            #expect(untyped.status == .ok)
+        }
+    }
+
     @Test func anInvalidLayoutIs400WithTheExactPathAndReason() async throws {
         let document = """
             {"type": "stack", "children": [

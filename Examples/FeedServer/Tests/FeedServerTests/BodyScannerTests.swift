@@ -67,7 +67,7 @@ import WeftLayout
                 if bytes.isEmpty { bytes = [UInt8(ascii: "{")] }
             }
             let body = String(decoding: bytes, as: UTF8.self)
-            let full = try? LayoutInput.parse(body, defaults: LayoutOptions(), maxElementDepth: 64)
+            let full = try? LayoutInput.parse(body, defaults: LayoutOptions(), parser: JSONParser(maxDepth: LayoutInput.jsonDepth(forElementDepth: 64)))
             guard let fast = Self.fastPath(body, maxDepth: 64) else { continue }
             let parsed = try #require(full, "the scanner accepted what the full parse refuses: \(body)")
             #expect(fast.isPage == parsed.isPage)

@@ -59,15 +59,30 @@ import Testing
         #expect((lru.bytes, lru.evictions) == (50, 9_995))
     }
 
-    @Test func aCellCostsItsKeyAndOutputBytes() {
+    @Test func aCellCostsItsKeyAndOutputBytesAndItsOverhead() {
         let cache = CellCache(capacity: 1_000)
         let key = CellKey(content: "{\"type\":\"box\"}", width: 375, format: .flat)
         cache.insert(CachedCell(output: "{}\n", elementCount: 1), for: key)
-        #expect(cache.statistics.bytes == 14 + 3)
+        #expect(cache.statistics.bytes == 14 + 3 + CellCache.entryOverhead)
         #expect(cache.value(for: key) == CachedCell(output: "{}\n", elementCount: 1))
         #expect(cache.value(for: CellKey(content: key.content, width: 320, format: .flat)) == nil)
         #expect(cache.value(for: CellKey(content: key.content, width: 375, format: .tree)) == nil)
         #expect((cache.statistics.hits, cache.statistics.misses) == (1, 2))
+    }
+
+    @Test func theOverheadCountsStringHeadersAndBookkeeping() {
+        // Two heap strings (32-byte header, 32 for malloc) and, in the LRU, up to two slots of a key, a value,
+        // a cost and two links, 8/3 index buckets of a key and a slot number, and two free-list entries.
+        let key = MemoryLayout<CellKey>.stride
+        let slot = MemoryLayout<CellKey?>.stride + MemoryLayout<CachedCell?>.stride + 3 * 8
+        #expect(CellCache.entryOverhead >= 128 + 2 * slot + 8 * (key + 8) / 3 + 16)
+        #expect(CellCache.entryOverhead < 128 + 2 * (slot + 16) + 8 * (key + 8) / 3 + 16 + 8)
+        // So tiny cells cannot outnumber the bound: 100 cells of 17 bytes of text need 100 * (17 + overhead).
+        let cache = CellCache(capacity: 10 * (17 + CellCache.entryOverhead))
+        for i in 0..<100 {
+            cache.insert(CachedCell(output: "{}\n", elementCount: 1), for: CellKey(content: "{\"t\":\(1_000_000 + i)}", width: 1, format: .flat))
+        }
+        #expect(cache.statistics.entries == 10)
     }
 
     @Test func aRepeatedCellIsAHit() async throws {
@@ -99,9 +114,10 @@ import Testing
 
     @Test func theServersByteBoundEvictsTheLeastRecentlyUsedCell() async throws {
         // Each of these cells costs its text, `{"type": "box", "id": "a", "size": [10.0, 10.0]}` (48 bytes), and
-        // its output, `{\n  "a": [0, 0, 375, 10]\n}\n` (27 bytes): 75. Room for two.
+        // its output, `{\n  "a": [0, 0, 375, 10]\n}\n` (27 bytes): 75, and the overhead. Room for two.
         let cells = ["a", "b", "c"].map { Samples.box($0) }
-        try await withServer(testConfiguration { $0.cacheBytes = 160 }) { client, server in
+        let cost = 75 + CellCache.entryOverhead
+        try await withServer(testConfiguration { $0.cacheBytes = 2 * cost + 10 }) { client, server in
             let cache = server.service.cache
             for cell in [cells[0], cells[1], cells[0], cells[2]] {  // a, b, a (hit), c (evicts b)
                 let response = try await client.layout(cell)
@@ -109,7 +125,7 @@ import Testing
             }
             let before = cache.statistics
             #expect((before.hits, before.misses, before.evictions, before.entries) == (1, 3, 1, 2))
-            #expect(before.bytes == 2 * 75)
+            #expect(before.bytes == 2 * cost)
             let a = try await client.layout(cells[0])  // a: still there
             let b = try await client.layout(cells[1])  // b: gone, laid out again (evicts c)
             #expect(a.status == .ok && b.status == .ok)

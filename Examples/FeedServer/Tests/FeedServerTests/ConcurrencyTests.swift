@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func theServerAnswersOtherRequestsWhileAPageIsLaidOut() async throws {
-        let big = Samples.page((0..<1_500).map(Samples.photoCell))
+        let big = Samples.page((0..<600).map(Samples.photoCell))
         let configuration = testConfiguration { $0.maxElements = 100_000; $0.maxBodyBytes = 8 << 20; $0.timeout = .seconds(60) }
         try await withServer(configuration, .ahc(.http)) { client, _ in
             let order = NIOLockedValueBox<[String]>([])

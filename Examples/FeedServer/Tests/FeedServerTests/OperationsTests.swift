@@ -85,11 +85,36 @@ import Testing
         #expect(!server.service.threads.submit { _ in })
     }
 
+    @Test func shutdownClosesAStalledRequestAfterTheGraceAndStillAnswersARequestReceivedInFull() async throws {
+        let configuration = testConfiguration {
+            $0.shutdownGrace = .milliseconds(300)
+            $0.maxElements = 100_000
+            $0.maxBodyBytes = 8 << 20
+        }
+        let server = try await withLiveServer(configuration) { live in
+            // A client that stops halfway through its body: without the grace period, shutdown waits for it.
+            let stalled = try RawClient(port: live.port)
+            stalled.send(RawClient.post("{\"type\": ", contentLength: 1_000))
+            let full = try RawClient(port: live.port)
+            full.send(RawClient.post(Samples.page((0..<200).map(Samples.photoCell))))
+            #expect(try await eventually { live.server.service.cache.statistics.misses > 0 })
+            await live.shutDown()
+            let answer = await full.readAnswer(within: .seconds(60))
+            #expect(answer?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
+            #expect(await stalled.readUntilClosed(within: .seconds(60)).closed)
+            return live.server
+        }
+        // The server stopped (`withLiveServer` records an issue if that took a minute).
+        #expect(metric(server, "weft_connections_closed_total{reason=\"shutdown\"}") == 1)
+        #expect(server.service.cache.statistics.entries == 200)
+    }
+
     @Test func settingsComeFromTheEnvironment() throws {
         let configuration = try FeedServerConfiguration.fromEnvironment([
             "WEFT_HOST": "0.0.0.0", "WEFT_PORT": "9000", "WEFT_MAX_BODY_BYTES": "2048", "WEFT_MAX_DEPTH": "20",
             "WEFT_MAX_ELEMENTS": "300", "WEFT_TIMEOUT": "0.25", "WEFT_CACHE_BYTES": "1000",
-            "WEFT_LAYOUT_THREADS": "3", "UNRELATED": "x",
+            "WEFT_LAYOUT_THREADS": "3", "WEFT_SLOW_JOB": "0.05", "WEFT_SLOW_BODY_BYTES": "0", "WEFT_IDLE_TIMEOUT": "60", "WEFT_HEADER_TIMEOUT": "5",
+            "WEFT_BODY_TIMEOUT": "20", "WEFT_MAX_CONNECTIONS": "500", "WEFT_SHUTDOWN_GRACE": "0", "UNRELATED": "x",
         ])
         var expected = FeedServerConfiguration()
         expected.host = "0.0.0.0"
@@ -100,6 +125,13 @@ import Testing
         expected.timeout = .milliseconds(250)
         expected.cacheBytes = 1000
         expected.layoutThreads = 3
+        expected.slowJob = .milliseconds(50)
+        expected.slowBodyBytes = 0
+        expected.idleTimeout = .seconds(60)
+        expected.headerTimeout = .seconds(5)
+        expected.bodyTimeout = .seconds(20)
+        expected.maxConnections = 500
+        expected.shutdownGrace = .zero
         #expect(configuration == expected)
         #expect(configuration.problem == nil)
     }
@@ -112,6 +144,8 @@ import Testing
         #expect(configuration.maxBodyBytes == 1 << 20)
         #expect(configuration.timeout == .seconds(2))
         #expect(configuration.layoutStackSize == 16 << 20)
+        #expect(configuration.timeouts == ConnectionTimeouts(idle: .seconds(30), header: .seconds(10), body: .seconds(30)))
+        #expect(configuration.shutdownGrace == .seconds(10))
         #expect(configuration.problem == nil)
         var deep = configuration
         deep.maxDepth = 1_000
@@ -126,7 +160,20 @@ import Testing
             var configuration = FeedServerConfiguration()
             try configuration.set("timeout", to: "0", source: "--timeout")
         }
+        #expect(throws: ConfigurationError(description: "--idle-timeout: expected a number of seconds > 0, got \"0\"")) {
+            var configuration = FeedServerConfiguration()
+            try configuration.set("idle-timeout", to: "0", source: "--idle-timeout")
+        }
+        #expect(throws: ConfigurationError(description: "WEFT_SHUTDOWN_GRACE: expected a number of seconds >= 0, got \"-1\"")) {
+            try FeedServerConfiguration.fromEnvironment(["WEFT_SHUTDOWN_GRACE": "-1"])
+        }
         var configuration = FeedServerConfiguration()
+        configuration.maxConnections = -1
+        #expect(configuration.problem == "max-connections: expected a number >= 0, got -1")
+        configuration = FeedServerConfiguration()
+        configuration.bodyTimeout = .zero
+        #expect(configuration.problem == "body-timeout: expected a time > 0, got 0.0 seconds")
+        configuration = FeedServerConfiguration()
         configuration.maxDepth = 1_001
         #expect(configuration.problem == "max-depth: expected 1 to 1000, got 1001")
         configuration = FeedServerConfiguration()

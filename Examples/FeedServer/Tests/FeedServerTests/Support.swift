@@ -6,12 +6,16 @@ import NIOCore
 import Testing
 
 /// A configuration for tests: a free port, two layout threads, a time limit generous enough for a loaded
-/// machine or the Thread Sanitizer (the time-limit test sets its own), and whatever `change` sets.
+/// machine or the Thread Sanitizer (the time-limit test sets its own), no request sent to the idle-priority
+/// lane (many servers share the test process's cores: their idle lanes could starve; LayoutThreadsTests
+/// checks the lanes), and whatever `change` sets.
 func testConfiguration(_ change: (inout FeedServerConfiguration) -> Void = { _ in }) -> FeedServerConfiguration {
     var configuration = FeedServerConfiguration()
     configuration.port = 0
     configuration.layoutThreads = 2
     configuration.timeout = .seconds(60)
+    configuration.slowJob = .seconds(60)
+    configuration.slowBodyBytes = 0
     change(&configuration)
     return configuration
 }
