@@ -7,7 +7,7 @@ import WeftScenarios
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Run benchmark scenarios 1 to 7 quickly and print a table (or JSON).",
+        abstract: "Run benchmark scenarios 1 to 9 and the text scenarios T1 to T4 quickly and print a table (or JSON).",
         discussion: """
         The trees are the Benchmarks package's and the peers' (see README, Performance). Times are medians of \
         --repetitions runs after a warm-up; ratios are against the hand-written layout of the same cell, \
@@ -51,6 +51,12 @@ struct BenchCommand: ParsableCommand {
                 ("parallel feed", { try Scenarios.parallelFeed(cells: 10_000, threads: threadCounts, repetitions: repetitions) }),
                 ("batch insert", { [try Scenarios.batchInsert(existing: 10_000, inserted: 100, repetitions: repetitions)] }),
                 ("reload 5,000", { [try Scenarios.reload(cells: 5_000, repetitions: repetitions)] }),
+                ("parse 10,000", { [try Scenarios.parse(elements: 10_000, repetitions: repetitions)] }),
+                ("parse 100,000", { [try Scenarios.parse(elements: 100_000, repetitions: repetitions)] }),
+                ("text shaping", { [try TextScenarios.shapingVersusHarfBuzz(repetitions: repetitions)] }),
+                ("text re-measure", { [try TextScenarios.remeasureCached(repetitions: repetitions)] }),
+                ("text parallel", { [try TextScenarios.parallelComments(repetitions: repetitions)] }),
+                ("text cell", { [try TextScenarios.textCellCold(repetitions: repetitions)] }),
             ]
             var results: [ScenarioResult] = []
             let interactive = isatty(STDERR_FILENO) == 1
@@ -83,6 +89,16 @@ enum BenchReport {
             }
             if let speedup = r.extra["speedup"], let base = r.extra["baseThreads"] {
                 note += String(format: "; speedup %.2fx over %.0f thread%@", speedup, base, base == 1 ? "" : "s")
+            }
+            switch r.id {
+            case "t1-shaping": note = String(format: "%.2fx HarfBuzz called directly", r.extra["ratio"] ?? 0)
+            case "t2-remeasure": note = String(format: "%.1fx faster than cold", r.extra["speedup"] ?? 0)
+            case "t3-parallel": note = String(format: "speedup %.2fx over 1 thread", r.extra["speedup"] ?? 0)
+            default:
+                if r.id.hasPrefix("t4-") {
+                    note += String(format: "; %.2fx the fixed-size cell; its text alone %@/cell", r.extra["ratio"] ?? 0,
+                                  time((r.extra["textSeconds"] ?? 0) / Double(max(r.items, 1))))
+                }
             }
             if r.id == "7-insert", let total = r.extra["totalSeconds"] {
                 note = "apply-queue commit; \(time(total)) from call to commit"
