@@ -17,6 +17,8 @@ public struct LayoutPass: Sendable {
         /// The range the layout was computed for (to lay the spec out again for an error message).
         let range: SizeRange
         let parent: Int
+        /// The node's frame in its parent's layout (the root's is unused).
+        let frameInParent: Rect
         /// For automatically managed nodes: the subnodes the pass expected and the ones it produces.
         let managed: Bool
         let oldSubnodes: [Node]
@@ -63,7 +65,7 @@ public struct LayoutPass: Sendable {
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
-        try builder.visit(root, entry, parent: -1)
+        try builder.visit(root, entry, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
         try builder.checkEachNodeOnce()
         return LayoutPass(root: root, range: range, context: context, updates: builder.updates, sawChange: builder.sawChange)
     }
@@ -76,7 +78,7 @@ public struct LayoutPass: Sendable {
         /// Set when a child's layout for the size its parent gave it was no longer cached.
         var sawChange = false
 
-        mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int) throws(HierarchyError) {
+        mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int, frame: Rect) throws(HierarchyError) {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames.
             let sublayouts = entry.layout?.sublayouts
             let here = updates.count
@@ -93,7 +95,7 @@ public struct LayoutPass: Sendable {
             let old = current
             updates.append(Update(
                 node: node, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
-                parent: parent, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
+                parent: parent, frameInParent: frame, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
                 diff: managed ? HierarchyDiff(from: old, to: children) : nil))
             guard let sublayouts else { return }
             for sublayout in sublayouts {
@@ -106,7 +108,7 @@ public struct LayoutPass: Sendable {
                 } catch {
                     throw .layoutFailed(error)
                 }
-                try visit(child, childEntry, parent: here)
+                try visit(child, childEntry, parent: here, frame: sublayout.frame)
             }
         }
 
@@ -180,77 +182,86 @@ public struct LayoutPass: Sendable {
     /// them when it completes). Returns the result and the root update's diff.
     func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
         try requireApplyQueue(context, "applying a layout", root)
-        // 1. Parts computed for an outdated version are dropped, with everything below them.
-        var skip = [Bool](repeating: false, count: updates.count)
+        // 1. One reading of each node's state (hierarchy state changes only on this queue, so it holds for the
+        //    whole call): parts computed for an outdated version are dropped, with everything below them.
+        var readings = [Reading]()
+        readings.reserveCapacity(updates.count)
+        var oldRootSize: Size?
         for (i, update) in updates.enumerated() {
-            skip[i] = (update.parent >= 0 && skip[update.parent]) || update.node.layoutVersion != update.version
+            let (version, current, supernode, appliedSize) = update.node.withState { state in
+                (state.version, update.managed ? state.subnodes : [], i > 0 ? state.supernode : nil, state.appliedSize)
+            }
+            let skip = (update.parent >= 0 && readings[update.parent].skip) || version != update.version
+            readings.append(Reading(skip: skip, current: current, supernode: supernode))
+            if i == 0 && !skip { oldRootSize = appliedSize }
         }
         // 2. The subnodes each managed node will have, and the diff from what it has now.
         var plans: [(index: Int, diff: HierarchyDiff)] = []
         var leaving = Set<ObjectIdentifier>()
-        for (i, update) in updates.enumerated() where !skip[i] && update.managed {
-            let current = update.node.subnodes
+        for (i, update) in updates.enumerated() where !readings[i].skip && update.managed {
+            let current = readings[i].current
             let diff = Self.sameNodes(current, update.oldSubnodes) ? (update.diff ?? HierarchyDiff(from: current, to: update.newSubnodes))
                 : HierarchyDiff(from: current, to: update.newSubnodes)
+            readings[i].plan = plans.count
             plans.append((i, diff))
             for removal in diff.removals { leaving.insert(ObjectIdentifier(removal.node)) }
         }
-        // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass.
-        for (i, diff) in plans {
-            let parent = updates[i].node
-            for insertion in diff.insertions {
-                if let other = insertion.node.supernode, other !== parent, !leaving.contains(ObjectIdentifier(insertion.node)) {
-                    let place = Builder.place(of: insertion.node, in: parent, range: updates[i].range, scale: context.scale)
-                    throw .nodeInTwoPlaces(
-                        node: insertion.node.displayName, first: "a subnode of \(other.displayName)", second: place)
-                }
+        // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass. (A node
+        //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.)
+        for (i, update) in updates.enumerated() where update.parent >= 0 && readings[update.parent].plan >= 0 {
+            let parent = updates[update.parent]
+            if let other = readings[i].supernode, other !== parent.node, !leaving.contains(ObjectIdentifier(update.node)) {
+                let place = Builder.place(of: update.node, in: parent.node, range: parent.range, scale: context.scale)
+                throw .nodeInTwoPlaces(node: update.node.displayName, first: "a subnode of \(other.displayName)", second: place)
             }
         }
         // 4. Change the hierarchy: removals first, so that nodes can move between parents.
         var result = Result()
-        result.staleNodes = skip.filter { $0 }.count
-        result.needsAnotherPass = !skip[0] && (result.staleNodes > 0 || sawChange)
+        result.staleNodes = readings.count(where: \.skip)
+        result.needsAnotherPass = !readings[0].skip && (result.staleNodes > 0 || sawChange)
         for (i, diff) in plans where updates[i].node !== transitioning {
             for removal in diff.removals {
                 removal.node.withState { if $0.supernode === updates[i].node { $0.supernode = nil } }
             }
         }
-        for (i, diff) in plans {
-            let update = updates[i]
-            var subnodes = update.newSubnodes
-            if update.node === transitioning {
-                subnodes = diff.removals.map(\.node) + subnodes
-            }
-            update.node.withState {
-                $0.subnodes = subnodes
-                $0.lastDiff = diff
-            }
-            for insertion in diff.insertions {
-                insertion.node.withState {
-                    $0.supernode = update.node
-                    $0.context = context
-                }
-            }
+        for (_, diff) in plans {
             result.insertions += diff.insertions.count
             result.removals += diff.removals.count
             result.moves += diff.moves.count
         }
-        let oldRootSize = skip[0] ? nil : root.withState { $0.appliedSize }
-        // 5. Frames and applied layouts.
-        for (i, update) in updates.enumerated() where !skip[i] {
-            let node = update.node
-            for sublayout in update.layout?.sublayouts ?? Layout.Sublayouts.empty {
-                guard let child = sublayout.object as? Node else { continue }
-                child.withState { state in
-                    if state.supernode === node { state.frame = sublayout.frame }
-                }
+        // 5. One write per node, parents first: its place in a parent whose part is applied (entering a managed
+        //    parent it is not in yet; its frame there) and, unless its own part is outdated, its subnodes (a
+        //    managed node) and applied layout.
+        for (i, update) in updates.enumerated() {
+            let parent = update.parent >= 0 && !readings[update.parent].skip ? updates[update.parent] : nil
+            let applies = !readings[i].skip
+            guard parent != nil || applies else { continue }
+            let enters = parent?.managed == true
+            var subnodes: [Node]?
+            var diff: HierarchyDiff?
+            if applies, readings[i].plan >= 0 {
+                let planned = plans[readings[i].plan].diff
+                subnodes = update.node === transitioning ? planned.removals.map(\.node) + update.newSubnodes : update.newSubnodes
+                diff = planned
             }
-            node.withState {
-                $0.appliedLayout = update.layout
-                $0.appliedSize = update.size
-                $0.appliedVersion = update.version
-                $0.frame.size = update.size
-                $0.lastError = nil
+            update.node.withState { state in
+                if let parent {
+                    if enters && state.supernode !== parent.node {
+                        state.supernode = parent.node
+                        state.context = context
+                    }
+                    if state.supernode === parent.node { state.frame = update.frameInParent }
+                }
+                guard applies else { return }
+                if let subnodes {
+                    state.subnodes = subnodes
+                    state.lastDiff = diff
+                }
+                state.appliedLayout = update.layout
+                state.appliedSize = update.size
+                state.appliedVersion = update.version
+                state.frame.size = update.size
+                state.lastError = nil
             }
         }
         if let old = oldRootSize, old != updates[0].size {
@@ -263,6 +274,20 @@ public struct LayoutPass: Sendable {
         statistics.bump(.staleDrops, by: result.staleNodes)
         statistics.bump(.appliedPasses)
         return result
+    }
+
+    /// What ``apply(deferringRemovalsFor:)`` read of one node, and the index of its plan (-1: none).
+    private struct Reading {
+        let skip: Bool
+        let current: [Node]
+        let supernode: Node?
+        var plan = -1
+
+        init(skip: Bool, current: [Node], supernode: Node?) {
+            self.skip = skip
+            self.current = current
+            self.supernode = supernode
+        }
     }
 
     static func sameNodes(_ a: [Node], _ b: [Node]) -> Bool {
