@@ -54,10 +54,10 @@ public struct LayoutPass: Sendable {
 
     /// Computes the pass for `root` laid out in `range`, in the root's ``Node/context``. MAY run on any thread.
     public static func compute(root: Node, range: SizeRange) throws(HierarchyError) -> LayoutPass {
-        let context = root.context
+        let (context, found) = root.rootLookup(range)
         let entry: LayoutCache.Entry
         do {
-            entry = try root.rootEntry(range, context: context)
+            entry = try root.rootEntry(range, context: context, found)
         } catch {
             throw .layoutFailed(error)
         }

@@ -14,17 +14,17 @@ extension Node {
     /// layout has no sublayouts. Computed at most once per size range and version: later calls hit the cache.
     /// Rounded to the pixel grid of the node's ``context``. MAY run on any thread.
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
-        // The common case, a cache hit, in one read of the node's state (its context included).
-        let (context, hit) = withState { state -> (LayoutContext, LayoutCache.Entry?) in
-            let narrowed = state.style.narrowed(range, parentSize: range.max)
-            return (state.context, state.cache.lookup(narrowed, scale: state.context.scale, version: state.version))
-        }
-        if let hit {
+        // The common case, a cache hit, in one read of the node's state (its context included); a miss reads
+        // what computing needs in the same critical section.
+        let (context, found) = rootLookup(range)
+        let entry: LayoutCache.Entry
+        switch found {
+        case .hit(let hit):
             context.statistics.bump(.cacheHits)
-            if let layout = hit.layout { return layout.attaching(self) }
-            return try leafLayout(size: hit.size, scale: context.scale)
+            entry = hit
+        case .miss:
+            entry = try rootEntry(range, context: context, found)
         }
-        let entry = try rootEntry(range, context: context)
         if let layout = entry.layout { return layout.attaching(self) }
         return try leafLayout(size: entry.size, scale: context.scale)
     }
@@ -37,20 +37,39 @@ extension Node {
         return layout
     }
 
+    /// The node's context and, for `range` as a root (the parent size is the range's max), its cached entry
+    /// or what computing one needs: one read of its state.
+    func rootLookup(_ range: SizeRange) -> (LayoutContext, CacheLookup) {
+        withState { state in
+            let context = state.context
+            return (context, state.lookup(range, parentSize: range.max, scale: context.scale))
+        }
+    }
+
     /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing; the
     /// work is counted in `context`'s statistics.
     func rootEntry(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> LayoutCache.Entry {
         let scale = context.scale
-        if let hit = cachedEntry(range, parentSize: range.max, scale: scale) {
+        return try rootEntry(range, context: context, withState { $0.lookup(range, parentSize: range.max, scale: scale) })
+    }
+
+    /// The entry `found` holds, or the one computed from the inputs it holds (and stored).
+    func rootEntry(_ range: SizeRange, context: LayoutContext, _ found: CacheLookup) throws(LayoutError) -> LayoutCache.Entry {
+        let inputs: LayoutInputs
+        switch found {
+        case .hit(let hit):
             context.statistics.bump(.cacheHits)
             return hit
+        case .miss(let read):
+            inputs = read
         }
+        let scale = context.scale
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
         if let problem = PixelGrid.problem(scale: scale) { throw LayoutError(problem, path: "context.scale") }
         var builder = BuilderPool.take(scale: scale)
         let result: Result<LayoutCache.Entry, LayoutError>
         do {
-            result = .success(try computeLayout(range, parentSize: range.max, in: &builder))
+            result = .success(try computeLayout(range, parentSize: range.max, inputs: inputs, in: &builder))
         } catch {
             result = .failure(error.within("root"))
         }
@@ -59,23 +78,10 @@ extension Node {
         return try result.get()
     }
 
-    /// The cached entry for `range` under `parentSize`, if any (no validation: an invalid style misses).
-    @inline(__always)
-    func cachedEntry(_ range: SizeRange, parentSize: Size, scale: Double) -> LayoutCache.Entry? {
-        withState { state in
-            state.cache.lookup(state.style.narrowed(range, parentSize: parentSize), scale: scale, version: state.version)
-        }
-    }
-
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
         // One read of the node's state: the cached entry, or what computing one needs.
         let scale = builder.grid.scale
-        let found = withState { state -> CacheLookup in
-            if let hit = state.cache.lookup(state.style.narrowed(range, parentSize: parentSize), scale: scale, version: state.version) {
-                return .hit(hit)
-            }
-            return .miss(LayoutInputs(style: state.style, version: state.version))
-        }
+        let found = withState { $0.lookup(range, parentSize: parentSize, scale: scale) }
         switch found {
         case .hit(let hit):
             builder.counters.cacheHits += 1
@@ -83,12 +89,6 @@ extension Node {
         case .miss(let inputs):
             return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder)
         }
-    }
-
-    /// Computes the layout (the cache missed) and stores it; the work is counted in the builder.
-    func computeLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
-        let inputs = withState { LayoutInputs(style: $0.style, version: $0.version) }
-        return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder)
     }
 
     /// Computes the layout for one reading of the node's inputs and stores it.
@@ -159,4 +159,16 @@ struct LayoutInputs {
 enum CacheLookup {
     case hit(LayoutCache.Entry)
     case miss(LayoutInputs)
+}
+
+extension Node.State {
+    /// The cached entry for `range` under `parentSize` (narrowed by the style, as layout does), or the inputs
+    /// to compute it from.
+    @inline(__always)
+    func lookup(_ range: SizeRange, parentSize: Size, scale: Double) -> CacheLookup {
+        if let hit = cache.lookup(style.narrowed(range, parentSize: parentSize), scale: scale, version: version) {
+            return .hit(hit)
+        }
+        return .miss(LayoutInputs(style: style, version: version))
+    }
 }
