@@ -14,17 +14,18 @@ extension Node {
     /// layout has no sublayouts. Computed at most once per size range and version: later calls hit the cache.
     /// Rounded to the pixel grid of the node's ``context``. MAY run on any thread.
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
-        // The common case, a cache hit, in one read of the node's state (its context included); a miss reads
-        // what computing needs in the same critical section.
-        let (context, found) = rootLookup(range)
-        let entry: LayoutCache.Entry
-        switch found {
-        case .hit(let hit):
-            context.statistics.bump(.cacheHits)
-            entry = hit
-        case .miss:
-            entry = try rootEntry(range, context: context, found)
+        // The common case, a cache hit, in one read of the node's state (its context included). (Reading the
+        // inputs for a miss there too would copy the style out on every hit: a miss reads them again.)
+        let (context, hit) = withState { state -> (LayoutContext, LayoutCache.Entry?) in
+            let narrowed = state.style.narrowed(range, parentSize: range.max)
+            return (state.context, state.cache.lookup(narrowed, scale: state.context.scale, version: state.version))
         }
+        if let hit {
+            context.statistics.bump(.cacheHits)
+            if let layout = hit.layout { return layout.attaching(self) }
+            return try leafLayout(size: hit.size, scale: context.scale)
+        }
+        let entry = try rootEntry(range, context: context)
         if let layout = entry.layout { return layout.attaching(self) }
         return try leafLayout(size: entry.size, scale: context.scale)
     }
