@@ -65,8 +65,7 @@ public struct LayoutPass: Sendable {
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
-        let hierarchy = root.withState { Hierarchy(of: $0) }
-        try builder.visit(root, entry, hierarchy, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
+        try builder.visit(root, entry, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
         try builder.checkEachNodeOnce()
         return LayoutPass(root: root, range: range, context: context, updates: builder.updates, sawChange: builder.sawChange)
     }
@@ -79,13 +78,11 @@ public struct LayoutPass: Sendable {
         /// Set when a child's layout for the size its parent gave it was no longer cached.
         var sawChange = false
 
-        mutating func visit(
-            _ node: Node, _ entry: LayoutCache.Entry, _ hierarchy: Hierarchy, parent: Int, frame: Rect
-        ) throws(HierarchyError) {
+        mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int, frame: Rect) throws(HierarchyError) {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames.
             let sublayouts = entry.layout?.sublayouts
             let here = updates.count
-            let (managed, current) = (hierarchy.managed, hierarchy.subnodes)
+            let (managed, current) = node.withState { ($0.automaticallyManagesSubnodes, $0.automaticallyManagesSubnodes ? $0.subnodes : []) }
             var children: [Node] = []
             if let sublayouts, !sublayouts.isEmpty {
                 if managed { children.reserveCapacity(sublayouts.count) }
@@ -101,27 +98,17 @@ public struct LayoutPass: Sendable {
                 parent: parent, frameInParent: frame, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
                 diff: managed ? HierarchyDiff(from: old, to: children) : nil))
             guard let sublayouts else { return }
-            let scale = context.scale
             for sublayout in sublayouts {
                 guard let child = sublayout.object as? Node else { continue }
-                // One reading of the child: the layout of the size its parent gave it, and its subnodes.
-                let (cached, hierarchy) = child.withState { state in
-                    (state.cache.lookup(size: sublayout.size, scale: scale, version: state.version), Hierarchy(of: state))
-                }
                 let childEntry: LayoutCache.Entry
-                if let cached {
-                    childEntry = cached
-                } else {
-                    // The child changed after its parent laid it out (or the entry was evicted): lay it out for
-                    // exactly that size, as Texture does, and ask for another pass.
-                    sawChange = true
-                    do {
-                        childEntry = try child.rootEntry(SizeRange(exactly: sublayout.size), context: context)
-                    } catch {
-                        throw .layoutFailed(error)
-                    }
+                do {
+                    let found = try child.entryForApplying(size: sublayout.size, context: context)
+                    childEntry = found.entry
+                    if !found.wasCached { sawChange = true }
+                } catch {
+                    throw .layoutFailed(error)
                 }
-                try visit(child, childEntry, hierarchy, parent: here, frame: sublayout.frame)
+                try visit(child, childEntry, parent: here, frame: sublayout.frame)
             }
         }
 
@@ -287,17 +274,6 @@ public struct LayoutPass: Sendable {
         statistics.bump(.staleDrops, by: result.staleNodes)
         statistics.bump(.appliedPasses)
         return result
-    }
-
-    /// Whether a node manages its subnodes and, if so, its subnodes now: read with its cached layout.
-    struct Hierarchy {
-        let managed: Bool
-        let subnodes: [Node]
-
-        init(of state: borrowing Node.State) {
-            managed = state.automaticallyManagesSubnodes
-            subnodes = managed ? state.subnodes : []
-        }
     }
 
     /// What ``apply(deferringRemovalsFor:)`` read of one node, and the index of its plan (-1: none).

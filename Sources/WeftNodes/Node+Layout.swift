@@ -79,6 +79,19 @@ extension Node {
         return try result.get()
     }
 
+    /// The cache entry a parent placed at `size` used: the cached one of that size for the current version
+    /// if there is one, otherwise one computed for exactly that size (as Texture does).
+    ///
+    /// `wasCached` is false when the cache had no layout of that size for the current version: then the node
+    /// changed after its parent laid it out (or the entry was evicted), and the parent's layout may be stale.
+    func entryForApplying(size: Size, context: LayoutContext) throws(LayoutError) -> (entry: LayoutCache.Entry, wasCached: Bool) {
+        let scale = context.scale
+        if let entry = withState({ $0.cache.lookup(size: size, scale: scale, version: $0.version) }) {
+            return (entry, true)
+        }
+        return (try rootEntry(SizeRange(exactly: size), context: context), false)
+    }
+
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
         // One read of the node's state: the cached entry, or what computing one needs.
         let scale = builder.grid.scale
