@@ -4,18 +4,17 @@
 # prints requests per second, p50/p99 latency, and the fleet-wide hit rate and per-level counts summed over
 # every instance's /metrics, and stops the fleet.
 #
-# Usage: Scripts/fleet-loadtest.sh INSTANCES SECONDS THREADS CONNECTIONS SERVER PAGES-DIR [--no-redis]
+# Usage: Scripts/fleet-loadtest.sh INSTANCES SECONDS THREADS CONNECTIONS SERVER PAGES-DIR [fleet.sh options]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 source "$root/Scripts/fleet.sh"
-[ $# -ge 6 ] || { echo "usage: $0 INSTANCES SECONDS THREADS CONNECTIONS SERVER PAGES-DIR [--no-redis]" >&2; exit 2; }
+[ $# -ge 6 ] || { echo "usage: $0 INSTANCES SECONDS THREADS CONNECTIONS SERVER PAGES-DIR [fleet.sh options]" >&2; exit 2; }
 instances="$1" duration="$2" threads="$3" connections="$4" pages="$6"
 fleet_server="$5"
 fleet_state="$(mktemp -d "${TMPDIR:-/tmp}/weft-fleet-load.XXXXXX")"
 fleet_port="$(python3 -c 'import random; print(random.randrange(30000, 40000, 200))')"
-options=(--instances "$instances")
-[ "${7:-}" != "--no-redis" ] || options+=(--no-redis)
-fleet_options "${options[@]}"
+shift 6
+fleet_options --instances "$instances" "$@"
 trap 'fleet_stop >/dev/null 2>&1; rm -rf "$fleet_state"' EXIT
 
 fleet_start
@@ -31,7 +30,7 @@ value() { awk -v key="$1" '$1 == "WEFT" && $2 == key { print $3 }' "$fleet_state
 echo
 echo "== weft feed server fleet load test"
 echo "machine            $(nproc) cores, $(uname -sm); wrk, nginx, Redis and the servers share them"
-echo "fleet              $instances instances behind nginx, $([ "$fleet_redis" = 1 ] && echo "Redis as the shared cache" || echo "no Redis")"
+echo "fleet              $instances instances behind nginx, $([ "$fleet_redis" = 1 ] && echo "Redis as the shared cache" || echo "no Redis"), in-process caches of ${fleet_cache_bytes:-67108864} bytes"
 echo "load               wrk ${duration}s, $threads threads, $connections connections; pages of 20 photo cells, width 375"
 echo "requests           $(value requests) in $(value seconds) s ($(value rps) per second)"
 echo "latency            p50 $(value p50_ms) ms, p99 $(value p99_ms) ms, max $(value max_ms) ms"
@@ -46,6 +45,10 @@ for path in sys.argv[1:]:
         if line.startswith("#") or len(parts) != 2: continue
         name = parts[0].split("{")[0]
         mine[name] = mine.get(name, 0) + float(parts[1])
+        if parts[0].startswith("weft_cache_l2_failures_total{"):
+            kind = parts[0].split('kind="')[1].split('"')[0]
+            op = parts[0].split('op="')[1].split('"')[0]
+            mine["failure %s %s" % (op, kind)] = mine.get("failure %s %s" % (op, kind), 0) + float(parts[1])
         if parts[0].startswith("weft_http_requests_total{") and 'route="/v1/layout"' in parts[0]:
             status = parts[0].split('status="')[1].split('"')[0]
             mine["status " + status] = mine.get("status " + status, 0) + float(parts[1])
@@ -57,7 +60,8 @@ looked = l1h + l1m
 print("statuses           %s" % " ".join("%s: %d" % (k[7:], v) for k, v in sorted(totals.items()) if k.startswith("status ")))
 print("fleet hit rate     %.1f%% of %d cell lookups (l1 %d hits; l2 %d hits, %d misses; %d cells laid out)" % (
     100 * (l1h + l2h) / looked if looked else 0, looked, l1h, l2h, l2m, get("weft_cells_laid_out_total")))
-print("l2 failures        %d (Redis timeouts, errors, circuit open); %d corrupt entries" % (
-    get("weft_cache_l2_failures_total"), get("weft_cache_l2_corrupt_total")))
+print("l2 failures        %d (%s); %d corrupt entries" % (get("weft_cache_l2_failures_total"),
+    ", ".join("%s: %d" % (k[8:], v) for k, v in sorted(totals.items()) if k.startswith("failure ")) or "none",
+    get("weft_cache_l2_corrupt_total")))
 print("per instance       %s" % ", ".join("%d requests" % sum(v for k, v in m.items() if k.startswith("status ")) for m in per))
 PY

@@ -12,10 +12,13 @@ import WeftNodes
 ///   or lays out anything itself.
 /// - The prepare job, on a layout thread (``LayoutThreads``), checks that the body is UTF-8, splits it into
 ///   its cells' texts (``BodyScanner``; bodies out of the plain shape are parsed whole instead), reads the
-///   page's fields, and looks every cell up in the cache by its text, width and format: a hit is never parsed.
-///   It queues one job per cell missing from the cache and lays out the first of them itself.
+///   page's fields, and looks every cell up in the cache by its text, width, format, scale and font set: a hit
+///   is never parsed. With a shared cache (``SharedCellCache``), the misses are then asked of Redis in one
+///   pipelined batch, and the rest goes on from its answer, on an event loop, without blocking a thread.
+///   It queues one job per cell missing from the caches and (when it did not ask Redis) lays out the first
+///   of them itself.
 /// - Each cell job, on whichever layout thread takes it, parses the cell's text, decodes it
-///   (`LayoutDecoder.withNodes`), counts
+///   (`LayoutDecoder.withNodes`, with the request's font set's measurer), counts
 ///   its elements against the request's limit, lays it out in `width x unbounded` with the thread's own
 ///   `LayoutBuilder`, renders it (`LayoutFormat.flat` or `.json`), stores it in the cache and delivers it to
 ///   the request's ``LayoutRun``. The cells of a page are thus laid out in parallel, one per thread.
@@ -23,7 +26,8 @@ import WeftNodes
 ///   timer resumes it early, and the request's remaining jobs then do nothing.
 ///
 /// Everything a body turns into (the parsed JSON, the elements, the layouts) is made and freed on the layout
-/// threads, whose stacks have room for the configured depth.
+/// threads, whose stacks have room for the configured depth; the one exception is a page parsed whole whose
+/// request ends while Redis is answering: its cells' values are then released on the event loop.
 public final class LayoutService: Sendable {
     public let configuration: FeedServerConfiguration
     public let threads: LayoutThreads
