@@ -28,8 +28,8 @@ done
 
 package="$root/Examples/FeedServer"
 fleet_state="$(mktemp -d "${TMPDIR:-/tmp}/weft-fleet-checks.XXXXXX")"
-fleet_port="$(python3 -c 'import random; print(random.randrange(20000, 30000, 200))')"
 fleet_instances=2
+fleet_pick_port
 # A small in-process cache (about 250 photo cells of the load's 1,000 popular ones), so that under load the
 # instances keep asking Redis and its loss shows in the hit rate.
 fleet_cache_bytes=$((512 * 1024))

@@ -12,9 +12,9 @@ source "$root/Scripts/fleet.sh"
 instances="$1" duration="$2" threads="$3" connections="$4" pages="$6"
 fleet_server="$5"
 fleet_state="$(mktemp -d "${TMPDIR:-/tmp}/weft-fleet-load.XXXXXX")"
-fleet_port="$(python3 -c 'import random; print(random.randrange(30000, 40000, 200))')"
 shift 6
 fleet_options --instances "$instances" "$@"
+fleet_pick_port
 trap 'fleet_stop >/dev/null 2>&1; rm -rf "$fleet_state"' EXIT
 
 fleet_start

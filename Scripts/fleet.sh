@@ -55,6 +55,30 @@ fleet_options() {
     fi
 }
 
+# Sets $fleet_port to a base (20000 to 40000) whose ports (nginx's, the instances', Redis's) are all free now.
+fleet_pick_port() {
+    fleet_port="$(python3 - "$fleet_instances" <<'EOF'
+import random, socket, sys
+count = int(sys.argv[1])
+for _ in range(200):
+    base = random.randrange(20000, 40000, 200)
+    sockets = []
+    try:
+        for port in [base + i for i in range(count + 1)] + [base + 100]:
+            s = socket.socket()
+            sockets.append(s)
+            s.bind(("127.0.0.1", port))
+        print(base)
+        break
+    except OSError:
+        pass
+    finally:
+        for s in sockets: s.close()
+EOF
+)"
+    [ -n "$fleet_port" ] || { echo "fleet.sh: found no free ports" >&2; return 1; }
+}
+
 fleet_instance_port() { echo $((fleet_port + $1)); }
 fleet_redis_port() { echo $((fleet_port + 100)); }
 fleet_url() { echo "http://127.0.0.1:$fleet_port"; }

@@ -22,6 +22,9 @@ public final class FleetMetrics: Sendable {
     let l2Hits: CoreMetrics.Counter
     let l2Misses: CoreMetrics.Counter
     let l2Writes: CoreMetrics.Counter
+    /// Made once: a timer made per call would look its series up in the registry each time.
+    private let layoutTimer: CoreMetrics.Timer
+    private let redisTimers: [String: CoreMetrics.Timer]
 
     static let redisLabel = "weft_redis_duration_seconds"
     static let layoutLabel = "weft_layout_duration_seconds"
@@ -48,6 +51,10 @@ public final class FleetMetrics: Sendable {
         l2Hits = CoreMetrics.Counter(label: "weft_cache_l2_hits_total", factory: factory)
         l2Misses = CoreMetrics.Counter(label: "weft_cache_l2_misses_total", factory: factory)
         l2Writes = CoreMetrics.Counter(label: "weft_cache_l2_writes_total", factory: factory)
+        layoutTimer = CoreMetrics.Timer(label: Self.layoutLabel, factory: factory)
+        redisTimers = Dictionary(uniqueKeysWithValues: ["get", "set"].map { op in
+            (op, CoreMetrics.Timer(label: Self.redisLabel, dimensions: [("op", op)], factory: factory))
+        })
     }
 
     /// Counts an operation (`get` or `set`) that got no answer, of `kind`.
@@ -62,15 +69,14 @@ public final class FleetMetrics: Sendable {
             .increment()
     }
 
-    /// Records a Redis batch's round trip.
+    /// Records a Redis batch's round trip; `op` is `get` or `set`.
     func redisDuration(op: String, _ duration: Duration) {
-        CoreMetrics.Timer(label: Self.redisLabel, dimensions: [("op", op)], factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+        redisTimers[op]?.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// Records one cell's layout time.
     func layoutDuration(_ duration: Duration) {
-        CoreMetrics.Timer(label: Self.layoutLabel, factory: factory).recordNanoseconds(Self.nanoseconds(duration))
+        layoutTimer.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -1,4 +1,5 @@
 import FeedServerCore
+import Foundation
 import HummingbirdTesting
 import Testing
 
@@ -77,6 +78,26 @@ import Testing
             let badName = try await client.layout(Self.document, query: "?fonts=a%20b")
             #expect(badName.status == .badRequest)
             #expect(badName.errorMessage?.hasPrefix("query fonts: expected a font set's name") == true)
+        }
+    }
+
+    /// A font set whose directory holds Noto Sans Display (in fonts-noto-core, not among the standard fonts):
+    /// text naming that family is measured in that set, and refused in the default one.
+    @Test func aRequestMeasuresWithTheFontSetItNames() async throws {
+        let font = "/usr/share/fonts/truetype/noto/NotoSansDisplay-Regular.ttf"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weft-font-set-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: font, toPath: directory.appendingPathComponent("display.ttf").path)
+        let text = "{\"type\": \"text\", \"id\": \"t\", \"text\": \"Hello\", \"fontFamily\": \"Noto Sans Display\", \"fontSize\": 14}"
+        try await withServer(testConfiguration { $0.fontSetDirectories = ["display": directory.path] }) { client, server in
+            #expect(server.service.fontSets.names == ["default", "display"])
+            let measured = try await client.layout(text, query: "?width=200&fonts=display")
+            #expect(measured.status == .ok)
+            #expect(measured.flatFrames?["t"].map { $0[3] > 0 } == true)
+            let refused = try await client.layout(text, query: "?width=200")
+            #expect(refused.status == .badRequest)
+            #expect(refused.errorMessage?.hasPrefix("root.fontFamily:") == true, "\(refused.text)")
         }
     }
 
