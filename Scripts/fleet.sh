@@ -186,7 +186,7 @@ fleet_start_nginx() {
         echo "    }"
         echo "}"
     } >"$conf"
-    nginx -c "$conf" -p "$fleet_state" >"$fleet_state/nginx.out" 2>&1 &
+    nginx -c "$conf" -p "$fleet_state" -e "$fleet_state/nginx-error.log" >"$fleet_state/nginx.out" 2>&1 &
     echo $! >"$fleet_state/nginx.pid.job"
     if ! fleet_wait_http "$(fleet_url)/health" "$!"; then
         echo "nginx did not answer on $(fleet_url)" >&2
