@@ -79,7 +79,11 @@ import Testing
 
     @Test func aRedisThatRefusesConnectionsIsServedAroundWithMetrics() async throws {
         let port = try Self.refusingPort()
-        let configuration = testConfiguration { $0.redis = RedisAddress(host: "127.0.0.1", port: port) }
+        // A long time limit, so that the refusal (immediate on loopback) is what ends the first lookups.
+        let configuration = testConfiguration {
+            $0.redis = RedisAddress(host: "127.0.0.1", port: port)
+            $0.redisTimeout = .seconds(2)
+        }
         try await withServer(configuration) { client, server in
             for i in 0..<8 {
                 let response = try await client.layout(Samples.twoBoxes, query: "?width=\(320 + i)")
