@@ -135,7 +135,8 @@ public final class RedisClient: Sendable {
     }
 
     private func connect() -> EventLoopFuture<any Channel> {
-        let staleAfter = TimeAmount.milliseconds(max(1_000, Int64(settings.commandTimeout.components.seconds * 1_000) * 50))
+        // Redis has stopped answering when a batch waits a second, or twice the time limit if that is longer.
+        let staleAfter = max(TimeAmount.seconds(1), TimeAmount(settings.commandTimeout * 2))
         return ClientBootstrap(group: group)
             .connectTimeout(TimeAmount(settings.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
