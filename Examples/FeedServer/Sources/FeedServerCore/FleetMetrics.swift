@@ -14,7 +14,8 @@ import Prometheus
 ///   `version`, `truncated`, `checksum`, `key`); the cell is laid out again and its entry rewritten.
 /// - `weft_redis_duration_seconds{op}`: a histogram of the time from sending a batch to its answer (answered
 ///   ones only), 50 µs to 100 ms.
-/// - `weft_layout_duration_seconds`: a histogram of one cell's decode, layout and render time, 10 µs to 1 s.
+/// - `weft_layout_duration_seconds`: a histogram of the layout time of each request that laid out cells: its
+///   cells' decode, layout and render times summed, 10 µs to 1 s.
 ///
 /// Threading: every method MAY be called from any thread.
 public final class FleetMetrics: Sendable {
@@ -74,7 +75,7 @@ public final class FleetMetrics: Sendable {
         redisTimers[op]?.recordNanoseconds(Self.nanoseconds(duration))
     }
 
-    /// Records one cell's layout time.
+    /// Records one request's layout time.
     func layoutDuration(_ duration: Duration) {
         layoutTimer.recordNanoseconds(Self.nanoseconds(duration))
     }

@@ -93,6 +93,9 @@ public final class LayoutService: Sendable {
         // A late or abandoned request's jobs need not wait for a thread: they stop in the queue.
         let discarded = threads.discardPending(in: run.group)
         if discarded > 0 { metrics.jobStopped(stage: "queue", count: discarded) }
+        // Once per request (a histogram record per cell costs more than a cell's layout under the sanitizers).
+        let layoutTime = run.layoutTime
+        if layoutTime > .zero { metrics.fleet.layoutDuration(layoutTime) }
         switch outcome {
         case .timedOut: metrics.requestsStopped(reason: "deadline")
         case .abandoned: metrics.requestsStopped(reason: "client")
@@ -262,13 +265,12 @@ public final class LayoutService: Sendable {
             return
         }
         metrics.cellsLaidOut.increment()
-        metrics.fleet.layoutDuration(ContinuousClock.now - started)
         let laidOut = CachedCell(output: output, elementCount: elementCount)
         if let key {
             let evicted = cache.insert(laidOut, for: key)
             if evicted > 0 { metrics.cacheEvictions.increment(by: evicted) }
         }
-        run.deliver(output, at: index)
+        run.deliver(output, at: index, layoutTime: ContinuousClock.now - started)
         // Write-behind: after the answer has its cell, and without waiting for Redis.
         if let key, let shared { shared.store(laidOut, for: key) }
     }
