@@ -142,7 +142,7 @@ l1h, l1m, l2h = b[0] - a[0], b[1] - a[1], b[2] - a[2]
 print("%.1f%% (%d l2 hits)" % (100.0 * (l1h + l2h) / (l1h + l1m) if l1h + l1m else 0, l2h))' "$1" "$2"
 }
 third=$((load_seconds / 3))
-start_load "$((3 * third))" b
+start_load "$((5 * third))" b  # long enough for a slow restart to leave load after it
 sleep 1
 c0="$(counts)"
 sleep "$((third - 1))"
