@@ -6,7 +6,11 @@
 # server (SIGTERM: a graceful shutdown).
 #
 # Usage: Scripts/loadtest.sh [--duration SECONDS] [--threads N] [--connections N] [--server PATH]   (15, 2, 32)
+#                            [--fleet N [--no-redis] [--cache-bytes N]]
 # (--server: a feed-server binary to drive instead of building this one, such as an older build to compare.)
+# (--fleet N: drive a fleet of N instances through nginx, with Redis as their shared cache unless --no-redis;
+# see Scripts/fleet.sh; --cache-bytes sets each instance's in-process cache. The hit rate is then fleet-wide:
+# cells found in either level over cells looked up.)
 # Needs python3 (to generate the pages) and wrk (installed with apt-get if missing). Traffic goes to
 # 127.0.0.1 only.
 set -euo pipefail
@@ -15,15 +19,21 @@ duration=15
 threads=2
 connections=32
 server=""
+fleet=0
+fleet_extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --duration) duration="$2"; shift 2 ;;
         --threads) threads="$2"; shift 2 ;;
         --connections) connections="$2"; shift 2 ;;
         --server) server="$2"; shift 2 ;;
-        *) echo "usage: $0 [--duration SECONDS] [--threads N] [--connections N] [--server PATH]" >&2; exit 2 ;;
+        --fleet) fleet="$2"; shift 2 ;;
+        --no-redis) fleet_extra+=(--no-redis); shift ;;
+        --cache-bytes) fleet_extra+=(--cache-bytes "$2"); shift 2 ;;
+        *) echo "usage: $0 [--duration SECONDS] [--threads N] [--connections N] [--server PATH] [--fleet N [--no-redis] [--cache-bytes N]]" >&2; exit 2 ;;
     esac
 done
+case "$fleet" in ''|*[!0-9]*) echo "--fleet: expected a number of instances, got '$fleet'" >&2; exit 2 ;; esac
 case "$duration" in ''|*[!0-9]*) echo "--duration: expected whole seconds, got '$duration'" >&2; exit 2 ;; esac
 if [ "$duration" -lt 1 ] || [ "$duration" -gt 600 ]; then
     echo "--duration: expected 1 to 600 seconds, got $duration" >&2
@@ -45,6 +55,11 @@ build_server
 
 echo "== generating the pages"
 python3 "$package/LoadTest/make_pages.py" "$work/pages"
+
+if [ "$fleet" -gt 0 ]; then
+    "$root/Scripts/fleet-loadtest.sh" "$fleet" "$duration" "$threads" "$connections" "$server" "$work/pages" ${fleet_extra[@]+"${fleet_extra[@]}"}
+    exit 0
+fi
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 url="http://127.0.0.1:$port"

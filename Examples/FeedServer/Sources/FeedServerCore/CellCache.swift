@@ -8,17 +8,35 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case tree
 }
 
-/// What identifies a cell's layout: its content, re-serialized canonically (see `JSONValue.canonicalText`),
-/// the width it is laid out in and the output format.
+/// What identifies a cell's layout: its content (its text as received, or re-serialized canonically: see
+/// `JSONValue.canonicalText`), the width it is laid out in, the output format, the screen scale its frames are
+/// rounded to and the font set its text is measured with.
 public struct CellKey: Hashable, Sendable {
     public var content: String
     public var width: Double
     public var format: OutputFormat
+    public var scale: Double
+    public var fontSet: String
 
-    public init(content: String, width: Double, format: OutputFormat) {
+    public init(content: String, width: Double, format: OutputFormat, scale: Double = 2,
+                fontSet: String = FontSets.defaultName) {
         self.content = content
         self.width = width
         self.format = format
+        self.scale = scale
+        self.fontSet = fontSet
+    }
+
+    /// The key of a cell laid out with `options`.
+    public init(content: String, options: LayoutOptions) {
+        self.init(content: content, width: options.width, format: options.format, scale: options.scale,
+                  fontSet: options.fontSet)
+    }
+
+    /// The key as one text, for the shared cache: the layout context on the first line (format, width, scale,
+    /// font set: none of them holds a space or a line break), then the content.
+    public var storageText: String {
+        "\(format.rawValue) \(width) \(scale) \(fontSet)\n\(content)"
     }
 }
 

@@ -37,7 +37,17 @@ public struct FeedServer: Sendable {
     ) throws(ConfigurationError) {
         if let problem = configuration.problem { throw ConfigurationError(description: problem) }
         self.configuration = configuration
-        let service = LayoutService(configuration: configuration)
+        let logger = logger ?? Logger(label: "weft-feed-server")
+        let metrics = ServerMetrics()
+        let shared = configuration.redis.map { address in
+            var settings = RedisClient.Settings(address: address)
+            settings.connections = configuration.redisConnections
+            settings.commandTimeout = configuration.redisTimeout
+            return SharedCellCache(client: RedisClient(settings), cacheVersion: configuration.cacheVersion,
+                                   ttlSeconds: configuration.redisTTL, metrics: metrics.fleet, logger: logger)
+        }
+        let service = LayoutService(configuration: configuration, metrics: metrics,
+                                    fontSets: try FontSets.load(configuration.fontSetDirectories), shared: shared)
         let connections = ConnectionTracker(limit: configuration.connectionLimit(openFiles: FileDescriptors.raiseSoftLimit()))
         self.service = service
         self.connections = connections
@@ -52,7 +62,7 @@ public struct FeedServer: Sendable {
                 // A backstop: stop accepting while refused or replaced connections are still closing.
                 availableConnectionsDelegate: MaximumAvailableConnections(connections.limit + 16)),
             onServerRunning: onServerRunning,
-            logger: logger ?? Logger(label: "weft-feed-server")
+            logger: logger
         )
     }
 
@@ -65,7 +75,9 @@ public struct FeedServer: Sendable {
             weft feed server: \(c.layoutThreads) layout threads with \(c.layoutStackSize >> 20) MB stacks; limits: \
             body \(c.maxBodyBytes) bytes, depth \(c.maxDepth), \(c.maxElements) elements, \(Self.seconds(c.timeout)) s, \
             \(connections.limit) connections (idle \(Self.seconds(c.idleTimeout)) s, header \(Self.seconds(c.headerTimeout)) s, \
-            body \(Self.seconds(c.bodyTimeout)) s); cache \(c.cacheBytes) bytes
+            body \(Self.seconds(c.bodyTimeout)) s); cache \(c.cacheBytes) bytes; \
+            shared cache \(c.redis.map { "Redis \($0) (\(service.shared?.namespace ?? ""))" } ?? "off"); \
+            font sets \(service.fontSets.names.joined(separator: ", "))
             """)
         try await serviceGroup(gracefulShutdownSignals: [.sigterm, .sigint]).run()
     }
@@ -116,7 +128,9 @@ public struct FeedServer: Sendable {
         let query = request.uri.queryParameters
         let options: LayoutOptions
         do throws(LayoutError) {
-            options = try LayoutOptions(queryWidth: query["width"], queryFormat: query["format"])
+            options = try LayoutOptions(queryWidth: query["width"], queryFormat: query["format"],
+                                        queryScale: query["scale"], queryFonts: query["fonts"])
+            if let problem = service.fontSetProblem(options.fontSet) { throw LayoutError(problem, path: "query fonts") }
         } catch {
             return answer(.badRequest, error: error.description)
         }

@@ -46,6 +46,20 @@ public struct FeedServerConfiguration: Sendable, Equatable {
     /// How long a graceful shutdown waits for requests still arriving before it closes their connections
     /// (default 10 s); requests received in full are still answered.
     public var shutdownGrace: Duration = .seconds(10)
+    /// The font sets besides the standard one, by name: each directory's fonts beside the standard ones.
+    public var fontSetDirectories: [String: String] = [:]
+    /// The Redis server of the shared (second-level) cell cache, or nil (the default) for none.
+    public var redis: RedisAddress?
+    /// How long a Redis command may take before the server goes on without it (default 5 ms).
+    public var redisTimeout: Duration = .milliseconds(5)
+    /// The connections to Redis, each carrying pipelined commands (default 2).
+    public var redisConnections: Int = 2
+    /// How long an entry lives in Redis, in seconds (default a day; Redis's own LRU may drop it earlier).
+    public var redisTTL: Int = 86_400
+    /// The deployment's cache version, part of every shared cache key (default `dev`): set it to something
+    /// that changes with each build deployed (`Scripts/fleet.sh` uses the binary's SHA-256), so that a deploy
+    /// never reads layouts another build wrote.
+    public var cacheVersion: String = "dev"
 
     public init() {}
 
@@ -97,7 +111,7 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         if shutdownGrace < .zero { return "shutdown-grace: expected a time >= 0, got \(shutdownGrace)" }
         if maxConnections < 0 { return "max-connections: expected a number >= 0, got \(maxConnections)" }
         if slowBodyBytes < 0 { return "slow-body-bytes: expected a number >= 0, got \(slowBodyBytes)" }
-        return nil
+        return fleetProblem
     }
 
     /// The environment variable for each setting, by its flag name.
@@ -117,6 +131,12 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         ("body-timeout", "WEFT_BODY_TIMEOUT"),
         ("max-connections", "WEFT_MAX_CONNECTIONS"),
         ("shutdown-grace", "WEFT_SHUTDOWN_GRACE"),
+        ("font-set", "WEFT_FONT_SET"),
+        ("redis", "WEFT_REDIS"),
+        ("redis-timeout", "WEFT_REDIS_TIMEOUT"),
+        ("redis-connections", "WEFT_REDIS_CONNECTIONS"),
+        ("redis-ttl", "WEFT_REDIS_TTL"),
+        ("cache-version", "WEFT_CACHE_VERSION"),
     ]
 
     /// Sets the value named by `flag` from its text, as given on the command line or in the environment.
@@ -154,8 +174,11 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         case "header-timeout": headerTimeout = try time()
         case "body-timeout": bodyTimeout = try time()
         case "shutdown-grace": shutdownGrace = try time(zero: true)
+        case "redis-timeout": redisTimeout = try time()
+        case "redis-connections": redisConnections = try whole()
+        case "redis-ttl": redisTTL = try whole()
         default:
-            throw ConfigurationError(description: "\(source): unknown setting")
+            try setFleet(flag, to: text, source: source)
         }
     }
 

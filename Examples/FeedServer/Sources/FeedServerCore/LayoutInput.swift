@@ -1,23 +1,49 @@
 import WeftFormat
 import WeftLayout
 
-/// The width and format that a document, or every cell of a page, is laid out with.
+/// The width, format, screen scale and font set that a document, or every cell of a page, is laid out with.
 public struct LayoutOptions: Sendable, Equatable {
     /// The width of the range `width x unbounded` (default 375).
     public var width: Double = 375
     /// The output format (default flat).
     public var format: OutputFormat = .flat
+    /// The screen's pixels per point, which sizes and positions are rounded to (default 2).
+    public var scale: Double = 2
+    /// The name of the font set text is measured with (default ``FontSets/defaultName``).
+    public var fontSet: String = FontSets.defaultName
 
     /// The widest width accepted.
     public static let widest: Double = 100_000
+    /// The screen scales accepted: those of phones and tablets.
+    public static let scales: [Double] = [1, 2, 3]
 
-    public init(width: Double = 375, format: OutputFormat = .flat) {
+    public init(width: Double = 375, format: OutputFormat = .flat, scale: Double = 2,
+                fontSet: String = FontSets.defaultName) {
         self.width = width
         self.format = format
+        self.scale = scale
+        self.fontSet = fontSet
     }
 
-    /// Options from the query parameters `width` and `format` (each optional), over the defaults.
-    public init(queryWidth: Substring?, queryFormat: Substring?) throws(LayoutError) {
+    /// Options from the query parameters `width`, `format`, `scale` and `fonts` (each optional), over the
+    /// defaults. A font set's name is checked here for its spelling only; whether it is configured is the
+    /// service's to say (``LayoutService/fontSetProblem(_:)``).
+    public init(queryWidth: Substring?, queryFormat: Substring?, queryScale: Substring? = nil,
+                queryFonts: Substring? = nil) throws(LayoutError) {
+        if let text = queryScale {
+            guard let scale = Double(text), Self.scales.contains(scale) else {
+                throw LayoutError("expected 1, 2 or 3 (pixels per point), got \(JSONValue.quoted(String(text)))",
+                                  path: "query scale")
+            }
+            self.scale = scale
+        }
+        if let text = queryFonts {
+            guard FontSets.isValidName(text) else {
+                throw LayoutError("expected a font set's name (letters, digits, '-' or '_'), got \(JSONValue.quoted(String(text)))",
+                                  path: "query fonts")
+            }
+            fontSet = String(text)
+        }
         if let text = queryWidth {
             guard let width = Double(text), Self.accepts(width) else {
                 throw LayoutError(Self.widthReason(got: JSONValue.quoted(String(text))), path: "query width")
@@ -89,7 +115,9 @@ struct LayoutInput {
     /// The input from a body split by ``BodyScanner``, its cells still unparsed.
     init(_ split: BodyScanner.Split, defaults: LayoutOptions) {
         isPage = split.isPage
-        options = LayoutOptions(width: split.width ?? defaults.width, format: split.format ?? defaults.format)
+        options = defaults
+        options.width = split.width ?? defaults.width
+        options.format = split.format ?? defaults.format
         cells = split.cells.enumerated().map { i, text in
             Cell(content: .text(text), path: split.isPage ? "cells[\(i)]" : "root")
         }

@@ -34,6 +34,7 @@ final class LayoutRun: Sendable {
         var outputs: [String?] = []
         var remaining = 0
         var elements = 0
+        var layoutTime: Duration = .zero
     }
 
     private let state = NIOLockedValueBox(State())
@@ -53,6 +54,11 @@ final class LayoutRun: Sendable {
     /// Attaches the continuation to resume when the run finishes; call before any job of the run is queued.
     func attach(_ continuation: CheckedContinuation<LayoutOutcome, Never>) {
         state.withLockedValue { $0.continuation = continuation }
+    }
+
+    /// The time its cells took to decode, lay out and render, summed over the cells delivered.
+    var layoutTime: Duration {
+        state.withLockedValue { $0.layoutTime }
     }
 
     /// Whether the run is over (answered, refused, timed out or abandoned).
@@ -104,9 +110,11 @@ final class LayoutRun: Sendable {
         }
     }
 
-    /// Records a cell's output; the last one finishes the run with the assembled answer.
-    func deliver(_ output: String, at index: Int) {
+    /// Records a cell's output, which took `layoutTime` to decode, lay out and render; the last one finishes
+    /// the run with the assembled answer.
+    func deliver(_ output: String, at index: Int, layoutTime: Duration = .zero) {
         let complete = state.withLockedValue { state -> (outputs: [String?], isPage: Bool)? in
+            state.layoutTime += layoutTime
             guard !state.finished, state.outputs.indices.contains(index), state.outputs[index] == nil else { return nil }
             state.outputs[index] = output
             state.remaining -= 1

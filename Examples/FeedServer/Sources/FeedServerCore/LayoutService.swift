@@ -12,10 +12,13 @@ import WeftNodes
 ///   or lays out anything itself.
 /// - The prepare job, on a layout thread (``LayoutThreads``), checks that the body is UTF-8, splits it into
 ///   its cells' texts (``BodyScanner``; bodies out of the plain shape are parsed whole instead), reads the
-///   page's fields, and looks every cell up in the cache by its text, width and format: a hit is never parsed.
-///   It queues one job per cell missing from the cache and lays out the first of them itself.
+///   page's fields, and looks every cell up in the cache by its text, width, format, scale and font set: a hit
+///   is never parsed. With a shared cache (``SharedCellCache``), the misses are then asked of Redis in one
+///   pipelined batch, and the rest goes on from its answer, on an event loop, without blocking a thread.
+///   It queues one job per cell missing from the caches and (when it did not ask Redis) lays out the first
+///   of them itself.
 /// - Each cell job, on whichever layout thread takes it, parses the cell's text, decodes it
-///   (`LayoutDecoder.withNodes`), counts
+///   (`LayoutDecoder.withNodes`, with the request's font set's measurer), counts
 ///   its elements against the request's limit, lays it out in `width x unbounded` with the thread's own
 ///   `LayoutBuilder`, renders it (`LayoutFormat.flat` or `.json`), stores it in the cache and delivers it to
 ///   the request's ``LayoutRun``. The cells of a page are thus laid out in parallel, one per thread.
@@ -23,16 +26,23 @@ import WeftNodes
 ///   timer resumes it early, and the request's remaining jobs then do nothing.
 ///
 /// Everything a body turns into (the parsed JSON, the elements, the layouts) is made and freed on the layout
-/// threads, whose stacks have room for the configured depth.
+/// threads, whose stacks have room for the configured depth; the one exception is a page parsed whole whose
+/// request ends while Redis is answering: its cells' values are then released on the event loop.
 public final class LayoutService: Sendable {
     public let configuration: FeedServerConfiguration
     public let threads: LayoutThreads
     public let cache: CellCache
     public let metrics: ServerMetrics
-    private let decoder: LayoutDecoder
+    /// The font sets requests may name, and a decoder for each (whose text leaves measure with it).
+    public let fontSets: FontSets
+    private let decoders: [String: LayoutDecoder]
+    /// The second-level cache, shared by the instances of a fleet (Redis), or nil.
+    public let shared: SharedCellCache?
 
-    /// A service with its own layout threads, cache and metrics, set up from `configuration`.
-    public init(configuration: FeedServerConfiguration, metrics: ServerMetrics = ServerMetrics()) {
+    /// A service with its own layout threads, cache and metrics, set up from `configuration`, with `fontSets`
+    /// and, if given, the `shared` second-level cache.
+    public init(configuration: FeedServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
+                fontSets: FontSets = FontSets(), shared: SharedCellCache? = nil) {
         self.configuration = configuration
         self.metrics = metrics
         threads = LayoutThreads(count: configuration.layoutThreads, stackSize: configuration.layoutStackSize,
@@ -40,8 +50,15 @@ public final class LayoutService: Sendable {
                                 stopWait: configuration.timeout,
                                 onHandOff: { metrics.slowJobs.increment() })
         cache = CellCache(capacity: configuration.cacheBytes)
-        decoder = LayoutDecoder.withNodes(limits: LayoutDecoder.Limits(
-            maxDepth: configuration.maxDepth, maxElements: configuration.maxElements))
+        let limits = LayoutDecoder.Limits(maxDepth: configuration.maxDepth, maxElements: configuration.maxElements)
+        self.fontSets = fontSets
+        decoders = fontSets.measurers.mapValues { LayoutDecoder.withNodes(limits: limits, textMeasurer: $0) }
+        self.shared = shared
+    }
+
+    /// Why a request may not name the font set `name` (see ``FontSets/problem(naming:)``), or nil.
+    public func fontSetProblem(_ name: String) -> String? {
+        fontSets.problem(naming: name)
     }
 
     /// Lays out `body` (a document, or a page whose fields override `options`) and returns the answer, within
@@ -76,6 +93,9 @@ public final class LayoutService: Sendable {
         // A late or abandoned request's jobs need not wait for a thread: they stop in the queue.
         let discarded = threads.discardPending(in: run.group)
         if discarded > 0 { metrics.jobStopped(stage: "queue", count: discarded) }
+        // Once per request (a histogram record per cell costs more than a cell's layout under the sanitizers).
+        let layoutTime = run.layoutTime
+        if layoutTime > .zero { metrics.fleet.layoutDuration(layoutTime) }
         switch outcome {
         case .timedOut: metrics.requestsStopped(reason: "deadline")
         case .abandoned: metrics.requestsStopped(reason: "client")
@@ -123,13 +143,13 @@ public final class LayoutService: Sendable {
         let usesCache = configuration.cacheBytes > 0
         var outputs: [String?] = Array(repeating: nil, count: input.cells.count)
         var elements = 0
-        var misses: [(index: Int, cell: LayoutInput.Cell, key: CellKey?)] = []
+        var misses: [Miss] = []
         for (index, cell) in input.cells.enumerated() {
             guard usesCache else {
                 misses.append((index, cell, nil))
                 continue
             }
-            let key = CellKey(content: cell.keyContent, width: input.options.width, format: input.options.format)
+            let key = CellKey(content: cell.keyContent, options: input.options)
             if let hit = cache.value(for: key) {
                 metrics.cacheHits.increment()
                 outputs[index] = hit.output
@@ -140,24 +160,56 @@ public final class LayoutService: Sendable {
             }
         }
         guard !stops(run, at: "queue") else { return }
-        let maxElements = configuration.maxElements
-        guard run.begin(isPage: input.isPage, outputs: outputs, elements: elements, maxElements: maxElements) else {
-            run.finish(.refused(Self.tooManyElements(maxElements)))
+        let (isPage, options) = (input.isPage, input.options)
+        if let shared, usesCache, !misses.isEmpty {
+            // Read-through: the misses asked of Redis together; the rest goes on from its answer (an event loop).
+            shared.lookup(misses.compactMap(\.key)) { [self, outputs, elements, misses] found in
+                var (outputs, elements) = (outputs, elements)
+                var rest: [Miss] = []
+                for (miss, cell) in zip(misses, found) {
+                    guard let cell, let key = miss.key else {
+                        rest.append(miss)
+                        continue
+                    }
+                    outputs[miss.index] = cell.output
+                    elements += cell.elementCount
+                    let evicted = cache.insert(cell, for: key)
+                    if evicted > 0 { metrics.cacheEvictions.increment(by: evicted) }
+                }
+                guard !stops(run, at: "queue") else { return }
+                _ = start(run, isPage: isPage, outputs: outputs, elements: elements, misses: rest, options: options,
+                          body: text, keepFirst: false)
+            }
             return
         }
-        let options = input.options
-        for miss in misses.dropFirst() {
+        if let first = start(run, isPage: isPage, outputs: outputs, elements: elements, misses: misses, options: options,
+                             body: text, keepFirst: true) {
+            layOutCell(run, first.index, first.cell, key: first.key, options: options, body: text, builder: &builder)
+        }
+    }
+
+    /// A cell the caches did not have: where it goes in the answer, its input, and its cache key (nil: no cache).
+    private typealias Miss = (index: Int, cell: LayoutInput.Cell, key: CellKey?)
+
+    /// Starts gathering the run's cells (`outputs`: those known, holding `elements` elements) and queues a job
+    /// for each miss, except the first when `keepFirst`, which it returns for the caller to lay out itself.
+    private func start(_ run: LayoutRun, isPage: Bool, outputs: [String?], elements: Int, misses: [Miss],
+                       options: LayoutOptions, body text: String, keepFirst: Bool) -> Miss? {
+        let maxElements = configuration.maxElements
+        guard run.begin(isPage: isPage, outputs: outputs, elements: elements, maxElements: maxElements) else {
+            run.finish(.refused(Self.tooManyElements(maxElements)))
+            return nil
+        }
+        for miss in keepFirst ? misses.dropFirst() : misses[...] {
             let queued = threads.submit({ [self] builder in
                 layOutCell(run, miss.index, miss.cell, key: miss.key, options: options, body: text, builder: &builder)
             }, in: run.group)
             if !queued {
                 run.finish(.unavailable)
-                return
+                return nil
             }
         }
-        if let first = misses.first {
-            layOutCell(run, first.index, first.cell, key: first.key, options: options, body: text, builder: &builder)
-        }
+        return keepFirst ? misses.first : nil
     }
 
     /// A cell job: parse (if the body was split unparsed), decode, count, lay out, render, cache, deliver.
@@ -183,8 +235,12 @@ public final class LayoutService: Sendable {
         }
         let output: String
         let elementCount: Int
+        let started = ContinuousClock.now
         do throws(LayoutError) {
             guard !stops(run, at: "decode") else { return }
+            guard let decoder = decoders[options.fontSet] else {
+                throw LayoutError(fontSets.problem(naming: options.fontSet) ?? "unknown font set", path: "query fonts")
+            }
             let document = try decoder.decode(value, path: cell.path)
             guard run.addElements(document.elementCount, maxElements: maxElements) else {
                 throw Self.tooManyElements(maxElements)
@@ -192,6 +248,9 @@ public final class LayoutService: Sendable {
             guard !stops(run, at: "layout") else { return }
             let range = SizeRange(min: Size(width: options.width, height: 0),
                                   max: Size(width: options.width, height: .infinity))
+            // A thread's builder rounds to one scale: it is replaced when a cell asks for another (and kept for
+            // the next jobs, so that a run of requests at one scale reuses its buffers).
+            if builder.grid.scale != options.scale { builder = LayoutBuilder(scale: options.scale) }
             let layout: Layout
             do throws(LayoutError) {
                 layout = try Layout.compute(document.root, in: range, using: &builder)
@@ -206,11 +265,14 @@ public final class LayoutService: Sendable {
             return
         }
         metrics.cellsLaidOut.increment()
+        let laidOut = CachedCell(output: output, elementCount: elementCount)
         if let key {
-            let evicted = cache.insert(CachedCell(output: output, elementCount: elementCount), for: key)
+            let evicted = cache.insert(laidOut, for: key)
             if evicted > 0 { metrics.cacheEvictions.increment(by: evicted) }
         }
-        run.deliver(output, at: index)
+        run.deliver(output, at: index, layoutTime: ContinuousClock.now - started)
+        // Write-behind: after the answer has its cell, and without waiting for Redis.
+        if let key, let shared { shared.store(laidOut, for: key) }
     }
 
     /// The error of parsing the whole body, which is what a request answers when one of its cells does not

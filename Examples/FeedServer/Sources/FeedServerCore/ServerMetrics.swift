@@ -42,6 +42,8 @@ public final class ServerMetrics: Sendable {
     private let queuedJobs: CoreMetrics.Gauge
     private let handedOffThreads: CoreMetrics.Gauge
     private let openConnections: CoreMetrics.Gauge
+    /// The shared cache's and layout time's instruments.
+    public let fleet: FleetMetrics
 
     static let durationLabel = "weft_http_request_duration_seconds"
 
@@ -56,7 +58,9 @@ public final class ServerMetrics: Sendable {
         self.registry = registry
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets[Self.durationLabel] = Self.durationBuckets
+        FleetMetrics.configure(&factory)
         self.factory = factory
+        fleet = FleetMetrics(factory: factory)
         cacheHits = CoreMetrics.Counter(label: "weft_cache_hits_total", factory: factory)
         cacheMisses = CoreMetrics.Counter(label: "weft_cache_misses_total", factory: factory)
         cacheEvictions = CoreMetrics.Counter(label: "weft_cache_evictions_total", factory: factory)
@@ -89,9 +93,8 @@ public final class ServerMetrics: Sendable {
     public func recordRequest(route: String, status: Int, duration: Duration) {
         CoreMetrics.Counter(label: "weft_http_requests_total", dimensions: [("route", route), ("status", String(status))],
                 factory: factory).increment()
-        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
         CoreMetrics.Timer(label: Self.durationLabel, dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(nanoseconds)
+            .recordNanoseconds(FleetMetrics.nanoseconds(duration))
     }
 
     /// What the gauges show: read when scraped.

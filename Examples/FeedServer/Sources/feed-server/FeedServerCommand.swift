@@ -62,6 +62,24 @@ struct FeedServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("shutdown-grace"), help: "Seconds a graceful shutdown waits for requests still arriving (default 10).")
     var shutdownGrace: String?
 
+    @Option(name: .customLong("font-set"), help: ArgumentHelp("A font set requests may name with ?fonts=NAME: the standard fonts and those under DIR; repeatable.", valueName: "NAME=DIR"))
+    var fontSets: [String] = []
+
+    @Option(help: ArgumentHelp("The Redis server of the shared cell cache (default: none).", valueName: "HOST:PORT"))
+    var redis: String?
+
+    @Option(name: .customLong("redis-timeout"), help: "Seconds a Redis command may take before the server goes on without it (default 0.005).")
+    var redisTimeout: String?
+
+    @Option(name: .customLong("redis-connections"), help: "Connections to Redis, each pipelined (default 2).")
+    var redisConnections: String?
+
+    @Option(name: .customLong("redis-ttl"), help: "Seconds a shared cache entry lives (default 86400).")
+    var redisTTL: String?
+
+    @Option(name: .customLong("cache-version"), help: "The deployment's version in every shared cache key (default dev).")
+    var cacheVersion: String?
+
     func run() async throws {
         var configuration: FeedServerConfiguration
         do {
@@ -72,8 +90,9 @@ struct FeedServerCommand: AsyncParsableCommand {
                 ("layout-threads", layoutThreads), ("slow-job", slowJob), ("slow-body-bytes", slowBodyBytes),
                 ("idle-timeout", idleTimeout),
                 ("header-timeout", headerTimeout), ("body-timeout", bodyTimeout), ("max-connections", maxConnections),
-                ("shutdown-grace", shutdownGrace),
-            ]
+                ("shutdown-grace", shutdownGrace), ("redis", redis), ("redis-timeout", redisTimeout),
+                ("redis-connections", redisConnections), ("redis-ttl", redisTTL), ("cache-version", cacheVersion),
+            ] + fontSets.map { ("font-set", $0) }
             for case (let flag, let text?) in flags {
                 try configuration.set(flag, to: text, source: "--\(flag)")
             }

@@ -1,0 +1,58 @@
+import WeftFormat
+import WeftNodes
+import WeftText
+
+/// The font sets a request may measure its text with, by name (the query's `fonts`): ``defaultName``, the
+/// standard measurer of WeftNodes (the Debian fonts), and the sets configured at start-up with
+/// `--font-set NAME=DIR`, each the standard fonts plus the fonts under its directory, with a measurer (and a
+/// shaping cache) of its own.
+///
+/// Threading: a value, read by every layout thread; measurers MAY be called from any thread.
+public struct FontSets: Sendable {
+    /// The name of the standard set, always present.
+    public static let defaultName = "default"
+
+    /// The measurer of each set, by name.
+    public private(set) var measurers: [String: any TextMeasurer]
+
+    /// The standard set alone.
+    public init() {
+        measurers = [Self.defaultName: TextNode.standardMeasurer]
+    }
+
+    /// The standard set and one set per entry of `directories` (name to directory); an error names the set
+    /// and the file or directory that could not be read.
+    public static func load(_ directories: [String: String]) throws(ConfigurationError) -> FontSets {
+        var sets = FontSets()
+        for (name, directory) in directories.sorted(by: { $0.key < $1.key }) {
+            var registry = (try? FontRegistry.standard()) ?? FontRegistry()
+            do throws(TextError) {
+                try registry.register(directory: directory)
+            } catch {
+                let place = error.path == directory ? "" : " \(error.path):"
+                throw ConfigurationError(description: "font-set \(name)=\(directory):\(place) \(error.reason)")
+            }
+            sets.measurers[name] = FontMeasurer(registry: registry)
+        }
+        return sets
+    }
+
+    /// The names of the sets, sorted.
+    public var names: [String] { measurers.keys.sorted() }
+
+    /// Why a request may not name `name`, or nil when it is a configured set.
+    public func problem(naming name: String) -> String? {
+        guard measurers[name] == nil else { return nil }
+        let known = names.map { JSONValue.quoted($0) }.joined(separator: ", ")
+        return "expected one of the configured font sets (\(known)), got \(JSONValue.quoted(name))"
+    }
+
+    /// Whether `name` can name a font set: 1 to 64 ASCII letters, digits, `-` or `_` (so that it can stand in a
+    /// cache key's first line and a metric's label).
+    public static func isValidName(_ name: some StringProtocol) -> Bool {
+        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+}
