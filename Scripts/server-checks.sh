@@ -168,9 +168,12 @@ fi
 if wants memory; then
     seconds=120; [ "$quick" = 1 ] && seconds=15
     cache=$((64 << 20))
+    text_cache=$((16 << 20))
     for kind in tiny photo; do
-        start_server --cache-bytes "$cache"
-        check python3 "$hostile" memory "$url" --pid "$server_pid" --cache-bytes "$cache" --kind "$kind" --seconds "$seconds" $report
+        mapfile -t flags < <(known --cache-bytes "$cache" --text-cache-bytes "$text_cache")
+        start_server "${flags[@]}"
+        check python3 "$hostile" memory "$url" --pid "$server_pid" --cache-bytes "$cache" \
+            --text-cache-bytes "$text_cache" --kind "$kind" --seconds "$seconds" $report
         stop_server
     done
 fi

@@ -14,9 +14,9 @@ when the server fails it (with --report, it only prints).
   hostile.py sockets URL --pid PID [--sockets 400] [--within 15]
       Opens --sockets idle connections, then checks that new requests are answered while they are held, that
       the server's CPU stays low, and that once they close it answers again.
-  hostile.py memory URL --pid PID --cache-bytes N [--seconds 120] [--kind tiny|photo] [--factor 1.5]
+  hostile.py memory URL --pid PID --cache-bytes N [--text-cache-bytes N] [--seconds 120] [--kind tiny|photo] [--factor 1.5]
       Streams cells never seen before and samples the server's RSS every second. Passes when the peak stays
-      below (RSS at start) + factor * cache bytes.
+      below (RSS at start) + factor * (cache bytes + text cache bytes).
 
 Only the standard library; traffic goes to the URL given (the scripts give 127.0.0.1).
 """
@@ -340,13 +340,15 @@ def run_memory(args):
         samples.append(rss_bytes(args.pid))
         peak[0] = max(peak[0], samples[-1])
     stop.set()
-    bound = start_rss + args.factor * args.cache_bytes
+    caches = args.cache_bytes + args.text_cache_bytes
+    bound = start_rss + args.factor * caches
     ok = peak[0] <= bound
     late = samples[len(samples) // 2:]
-    print("memory %-5s %d s: RSS at start %.0f MB, peak %.0f MB, second half %.0f-%.0f MB; cache bound %.0f MB; "
-          "peak - start = %.2f x the cache bound (limit %.1f): %s"
+    print("memory %-5s %d s: RSS at start %.0f MB, peak %.0f MB, second half %.0f-%.0f MB; cache bounds %.0f MB "
+          "(cells %.0f, shaped text %.0f); peak - start = %.2f x the cache bounds (limit %.1f): %s"
           % (args.kind, args.seconds, start_rss / 1e6, peak[0] / 1e6, min(late) / 1e6, max(late) / 1e6,
-             args.cache_bytes / 1e6, (peak[0] - start_rss) / args.cache_bytes, args.factor, "ok" if ok else "FAILED"))
+             caches / 1e6, args.cache_bytes / 1e6, args.text_cache_bytes / 1e6, (peak[0] - start_rss) / caches,
+             args.factor, "ok" if ok else "FAILED"))
     return ok
 
 
@@ -368,6 +370,8 @@ def main():
     parser.add_argument("--sockets", type=int, default=400)
     parser.add_argument("--cache-bytes", type=int, default=64 << 20)
     parser.add_argument("--kind", default="tiny", choices=["tiny", "photo"])
+    parser.add_argument("--text-cache-bytes", type=int, default=16 << 20,
+                        help="memory: the server's --text-cache-bytes (its shaped-text cache counts in the bound)")
     parser.add_argument("--factor", type=float, default=1.5)
     args = parser.parse_args()
     ok = {"attack": run_attack, "slowloris": run_slowloris, "sockets": run_sockets, "memory": run_memory}[args.check](args)

@@ -47,7 +47,7 @@ public struct FeedServer: Sendable {
                                    ttlSeconds: configuration.redisTTL, metrics: metrics.fleet, logger: logger)
         }
         let service = LayoutService(configuration: configuration, metrics: metrics,
-                                    fontSets: try FontSets.load(configuration.fontSetDirectories), shared: shared)
+                                    fontSets: try FontSets.load(configuration.fontSetDirectories, textCacheBytes: configuration.textCacheBytes), shared: shared)
         let connections = ConnectionTracker(limit: configuration.connectionLimit(openFiles: FileDescriptors.raiseSoftLimit()))
         self.service = service
         self.connections = connections

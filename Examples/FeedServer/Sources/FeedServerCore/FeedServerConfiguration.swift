@@ -24,6 +24,9 @@ public struct FeedServerConfiguration: Sendable, Equatable {
     public var timeout: Duration = .seconds(2)
     /// The bound on the cell cache, in bytes of keys and values (default 64 MiB; 0 turns the cache off).
     public var cacheBytes: Int = 64 << 20
+    /// The bound on each font set's cache of shaped text, in bytes (default 16 MiB; 0 turns it off). The
+    /// server's memory beyond its start is about the two caches together (see the README).
+    public var textCacheBytes: Int = 16 << 20
     /// The number of layout threads (default: one per core).
     public var layoutThreads: Int = FeedServerConfiguration.coreCount
     /// How much layout time a request may take before the rest of it runs at idle priority, and how long one
@@ -103,6 +106,7 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         if maxElements < 1 { return "max-elements: expected a number >= 1, got \(maxElements)" }
         if timeout <= .zero { return "timeout: expected a time > 0, got \(timeout)" }
         if cacheBytes < 0 { return "cache-bytes: expected a number >= 0, got \(cacheBytes)" }
+        if textCacheBytes < 0 { return "text-cache-bytes: expected a number >= 0, got \(textCacheBytes)" }
         if !(1...256).contains(layoutThreads) { return "layout-threads: expected 1 to 256, got \(layoutThreads)" }
         for (name, value) in [("slow-job", slowJob), ("idle-timeout", idleTimeout), ("header-timeout", headerTimeout),
                               ("body-timeout", bodyTimeout)] where value <= .zero {
@@ -123,6 +127,7 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         ("max-elements", "WEFT_MAX_ELEMENTS"),
         ("timeout", "WEFT_TIMEOUT"),
         ("cache-bytes", "WEFT_CACHE_BYTES"),
+        ("text-cache-bytes", "WEFT_TEXT_CACHE_BYTES"),
         ("layout-threads", "WEFT_LAYOUT_THREADS"),
         ("slow-job", "WEFT_SLOW_JOB"),
         ("slow-body-bytes", "WEFT_SLOW_BODY_BYTES"),
@@ -165,6 +170,7 @@ public struct FeedServerConfiguration: Sendable, Equatable {
         case "max-depth": maxDepth = try whole()
         case "max-elements": maxElements = try whole()
         case "cache-bytes": cacheBytes = try whole()
+        case "text-cache-bytes": textCacheBytes = try whole()
         case "layout-threads": layoutThreads = try whole()
         case "max-connections": maxConnections = try whole()
         case "slow-body-bytes": slowBodyBytes = try whole()

@@ -3,9 +3,9 @@ import WeftNodes
 import WeftText
 
 /// The font sets a request may measure its text with, by name (the query's `fonts`): ``defaultName``, the
-/// standard measurer of WeftNodes (the Debian fonts), and the sets configured at start-up with
-/// `--font-set NAME=DIR`, each the standard fonts plus the fonts under its directory, with a measurer (and a
-/// shaping cache) of its own.
+/// standard fonts (Debian's), and the sets configured at start-up with `--font-set NAME=DIR`, each the
+/// standard fonts plus the fonts under its directory. Each set has a measurer, and a shaping cache, of its own,
+/// bounded by `--text-cache-bytes`.
 ///
 /// Threading: a value, read by every layout thread; measurers MAY be called from any thread.
 public struct FontSets: Sendable {
@@ -15,15 +15,20 @@ public struct FontSets: Sendable {
     /// The measurer of each set, by name.
     public private(set) var measurers: [String: any TextMeasurer]
 
-    /// The standard set alone.
-    public init() {
-        measurers = [Self.defaultName: TextNode.standardMeasurer]
+    /// The standard set alone, with a shaping cache of `textCacheBytes` (WeftNodes' standard measurer, whose
+    /// cache is 64 MiB, where the standard fonts cannot be read).
+    public init(textCacheBytes: Int = 16 << 20) {
+        if let registry = try? FontRegistry.standard() {
+            measurers = [Self.defaultName: FontMeasurer(registry: registry, cacheCapacity: textCacheBytes)]
+        } else {
+            measurers = [Self.defaultName: TextNode.standardMeasurer]
+        }
     }
 
-    /// The standard set and one set per entry of `directories` (name to directory); an error names the set
-    /// and the file or directory that could not be read.
-    public static func load(_ directories: [String: String]) throws(ConfigurationError) -> FontSets {
-        var sets = FontSets()
+    /// The standard set and one set per entry of `directories` (name to directory), each with a shaping cache
+    /// of `textCacheBytes`; an error names the set and the file or directory that could not be read.
+    public static func load(_ directories: [String: String], textCacheBytes: Int = 16 << 20) throws(ConfigurationError) -> FontSets {
+        var sets = FontSets(textCacheBytes: textCacheBytes)
         for (name, directory) in directories.sorted(by: { $0.key < $1.key }) {
             var registry = (try? FontRegistry.standard()) ?? FontRegistry()
             do throws(TextError) {
@@ -32,7 +37,7 @@ public struct FontSets: Sendable {
                 let place = error.path == directory ? "" : " \(error.path):"
                 throw ConfigurationError(description: "font-set \(name)=\(directory):\(place) \(error.reason)")
             }
-            sets.measurers[name] = FontMeasurer(registry: registry)
+            sets.measurers[name] = FontMeasurer(registry: registry, cacheCapacity: textCacheBytes)
         }
         return sets
     }

@@ -38,6 +38,9 @@ struct FeedServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-bytes"), help: "The bound on the cell cache, in bytes (default 67108864; 0: no cache).")
     var cacheBytes: String?
 
+    @Option(name: .customLong("text-cache-bytes"), help: "The bound on each font set's cache of shaped text, in bytes (default 16777216; 0: none).")
+    var textCacheBytes: String?
+
     @Option(name: .customLong("layout-threads"), help: "The number of layout threads (default: one per core).")
     var layoutThreads: String?
 
@@ -86,7 +89,7 @@ struct FeedServerCommand: AsyncParsableCommand {
             configuration = try FeedServerConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
             let flags: [(String, String?)] = [
                 ("host", host), ("port", port), ("max-body-bytes", maxBodyBytes), ("max-depth", maxDepth),
-                ("max-elements", maxElements), ("timeout", timeout), ("cache-bytes", cacheBytes),
+                ("max-elements", maxElements), ("timeout", timeout), ("cache-bytes", cacheBytes), ("text-cache-bytes", textCacheBytes),
                 ("layout-threads", layoutThreads), ("slow-job", slowJob), ("slow-body-bytes", slowBodyBytes),
                 ("idle-timeout", idleTimeout),
                 ("header-timeout", headerTimeout), ("body-timeout", bodyTimeout), ("max-connections", maxConnections),
