@@ -282,12 +282,6 @@ public struct LayoutPass: Sendable {
         let current: [Node]
         let supernode: Node?
         var plan = -1
-
-        init(skip: Bool, current: [Node], supernode: Node?) {
-            self.skip = skip
-            self.current = current
-            self.supernode = supernode
-        }
     }
 
     static func sameNodes(_ a: [Node], _ b: [Node]) -> Bool {
