@@ -23,17 +23,25 @@ public struct Layout: Sendable {
         shared.buffer.withUnsafeMutablePointerToElements { $0[Int(index)] }
     }
 
+    /// Reads one field of the record in place (copying the whole record would retain its element).
+    @inlinable
+    func field<T>(_ read: (UnsafeMutablePointer<LayoutStorage.Record>) -> T) -> T {
+        shared.buffer.withUnsafeMutablePointerToElements { read($0 + Int(index)) }
+    }
+
     /// The element this layout was computed for (a spec of an arena as a ``Spec`` value).
     public var element: any LayoutElement {
         if let attached { return attached }
-        return record.element.element
+        return field { $0.pointee.element.element }
     }
 
     /// The element when it has identity (a node), without a dynamic cast: nil for specs and value leaves.
     public var object: (any LayoutObject)? {
         if let attached { return attached }
-        if case .object(let object) = record.element { return object }
-        return nil
+        return field { record in
+            if case .object(let object) = record.pointee.element { return object }
+            return nil
+        }
     }
 
     /// This layout with `element` as its element: how a node hands out its cached layout, which does not hold
@@ -48,18 +56,18 @@ public struct Layout: Sendable {
     }
 
     /// The size, in points.
-    public var size: Size { record.size }
+    public var size: Size { field { $0.pointee.size } }
 
     /// The position of the top-left corner in the parent layout's coordinates (the root's is zero).
-    public var position: Point { record.position }
+    public var position: Point { field { $0.pointee.position } }
 
     /// Position and size together.
-    public var frame: Rect { Rect(origin: record.position, size: record.size) }
+    public var frame: Rect { field { Rect(origin: $0.pointee.position, size: $0.pointee.size) } }
 
     /// The sublayouts in spec order (for a background spec: the background first, then the child).
     public var sublayouts: Sublayouts {
-        let r = record
-        return Sublayouts(storage: storage, start: r.firstChild, count: r.childCount)
+        let (start, count) = field { ($0.pointee.firstChild, $0.pointee.childCount) }
+        return Sublayouts(storage: storage, start: start, count: count)
     }
 
     /// The number of layouts in this tree, this one included.

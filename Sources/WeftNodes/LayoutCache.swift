@@ -25,17 +25,29 @@ struct LayoutCache {
         var size: Size
     }
 
-    private var keys: (Key?, Key?, Key?, Key?) = (nil, nil, nil, nil)
-    private var layouts: (Layout?, Layout?, Layout?, Layout?) = (nil, nil, nil, nil)
+    // Four slots as separate stored properties: a lookup touches one key at a time and copies out one layout
+    // (a tuple read through a switch was copied whole, retaining all four layouts, on every hit).
+    private var key0: Key?, key1: Key?, key2: Key?, key3: Key?
+    private var layout0: Layout?, layout1: Layout?, layout2: Layout?, layout3: Layout?
     private var next = 0
 
     /// The entry for `range` at `scale` and `version`, if one was stored.
     @inline(__always)
     func lookup(_ range: SizeRange, scale: Double, version: UInt64) -> Entry? {
-        if let k = keys.0, k.version == version, k.scale == scale, k.range == range { return entry(0, k) }
-        if let k = keys.1, k.version == version, k.scale == scale, k.range == range { return entry(1, k) }
-        if let k = keys.2, k.version == version, k.scale == scale, k.range == range { return entry(2, k) }
-        if let k = keys.3, k.version == version, k.scale == scale, k.range == range { return entry(3, k) }
+        if let k = key0, k.version == version, k.scale == scale, k.range == range { return Entry(k, layout0) }
+        if let k = key1, k.version == version, k.scale == scale, k.range == range { return Entry(k, layout1) }
+        if let k = key2, k.version == version, k.scale == scale, k.range == range { return Entry(k, layout2) }
+        if let k = key3, k.version == version, k.scale == scale, k.range == range { return Entry(k, layout3) }
+        return nil
+    }
+
+    /// Whether an entry for `range` at `scale` and `version` is stored, and its size: no layout is copied.
+    @inline(__always)
+    func size(_ range: SizeRange, scale: Double, version: UInt64) -> Size? {
+        if let k = key0, k.version == version, k.scale == scale, k.range == range { return k.size }
+        if let k = key1, k.version == version, k.scale == scale, k.range == range { return k.size }
+        if let k = key2, k.version == version, k.scale == scale, k.range == range { return k.size }
+        if let k = key3, k.version == version, k.scale == scale, k.range == range { return k.size }
         return nil
     }
 
@@ -44,7 +56,7 @@ struct LayoutCache {
         for offset in 1...4 {
             let slot = (next - offset + 8) % 4
             if let k = key(slot), k.version == version, k.scale == scale, k.size == size {
-                return entry(slot, k)
+                return Entry(k, layout(slot))
             }
         }
         return nil
@@ -64,36 +76,41 @@ struct LayoutCache {
     }
 
     mutating func removeAll() {
-        keys = (nil, nil, nil, nil)
-        layouts = (nil, nil, nil, nil)
-    }
-
-    @inline(__always)
-    private func entry(_ slot: Int, _ key: Key) -> Entry {
-        let layout: Layout? = switch slot {
-        case 0: layouts.0
-        case 1: layouts.1
-        case 2: layouts.2
-        default: layouts.3
-        }
-        return Entry(range: key.range, scale: key.scale, version: key.version, size: key.size, layout: layout)
+        (key0, key1, key2, key3) = (nil, nil, nil, nil)
+        (layout0, layout1, layout2, layout3) = (nil, nil, nil, nil)
     }
 
     private func key(_ slot: Int) -> Key? {
         switch slot {
-        case 0: return keys.0
-        case 1: return keys.1
-        case 2: return keys.2
-        default: return keys.3
+        case 0: key0
+        case 1: key1
+        case 2: key2
+        default: key3
+        }
+    }
+
+    private func layout(_ slot: Int) -> Layout? {
+        switch slot {
+        case 0: layout0
+        case 1: layout1
+        case 2: layout2
+        default: layout3
         }
     }
 
     private mutating func set(_ slot: Int, _ key: Key, _ layout: Layout?) {
         switch slot {
-        case 0: keys.0 = key; layouts.0 = layout
-        case 1: keys.1 = key; layouts.1 = layout
-        case 2: keys.2 = key; layouts.2 = layout
-        default: keys.3 = key; layouts.3 = layout
+        case 0: key0 = key; layout0 = layout
+        case 1: key1 = key; layout1 = layout
+        case 2: key2 = key; layout2 = layout
+        default: key3 = key; layout3 = layout
         }
+    }
+}
+
+extension LayoutCache.Entry {
+    @inline(__always)
+    init(_ key: LayoutCache.Key, _ layout: Layout?) {
+        self.init(range: key.range, scale: key.scale, version: key.version, size: key.size, layout: layout)
     }
 }

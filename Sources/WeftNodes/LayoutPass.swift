@@ -65,7 +65,8 @@ public struct LayoutPass: Sendable {
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
-        try builder.visit(root, entry, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
+        let (managed, current) = root.withState { ($0.automaticallyManagesSubnodes, $0.automaticallyManagesSubnodes ? $0.subnodes : []) }
+        try builder.visit(root, entry, managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
         try builder.checkEachNodeOnce()
         return LayoutPass(root: root, range: range, context: context, updates: builder.updates, sawChange: builder.sawChange)
     }
@@ -78,11 +79,14 @@ public struct LayoutPass: Sendable {
         /// Set when a child's layout for the size its parent gave it was no longer cached.
         var sawChange = false
 
-        mutating func visit(_ node: Node, _ entry: LayoutCache.Entry, parent: Int, frame: Rect) throws(HierarchyError) {
+        /// Adds `node`'s update (its `entry`, and whether it manages its subnodes and which it has now), then
+        /// visits the nodes of its layout.
+        mutating func visit(
+            _ node: Node, _ entry: LayoutCache.Entry, managed: Bool, current: [Node], parent: Int, frame: Rect
+        ) throws(HierarchyError) {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames.
             let sublayouts = entry.layout?.sublayouts
             let here = updates.count
-            let (managed, current) = node.withState { ($0.automaticallyManagesSubnodes, $0.automaticallyManagesSubnodes ? $0.subnodes : []) }
             var children: [Node] = []
             if let sublayouts, !sublayouts.isEmpty {
                 if managed { children.reserveCapacity(sublayouts.count) }
@@ -100,15 +104,20 @@ public struct LayoutPass: Sendable {
             guard let sublayouts else { return }
             for sublayout in sublayouts {
                 guard let child = sublayout.object as? Node else { continue }
-                let childEntry: LayoutCache.Entry
-                do {
-                    let found = try child.entryForApplying(size: sublayout.size, context: context)
-                    childEntry = found.entry
-                    if !found.wasCached { sawChange = true }
-                } catch {
-                    throw .layoutFailed(error)
+                // One read of the child: the entry its parent placed and its subnodes.
+                let found = child.applyingReading(size: sublayout.size, scale: context.scale)
+                var childEntry: LayoutCache.Entry
+                if let cached = found.entry {
+                    childEntry = cached
+                } else {
+                    sawChange = true
+                    do {
+                        childEntry = try child.rootEntry(SizeRange(exactly: sublayout.size), context: context)
+                    } catch {
+                        throw .layoutFailed(error)
+                    }
                 }
-                try visit(child, childEntry, parent: here, frame: sublayout.frame)
+                try visit(child, childEntry, managed: found.managed, current: found.subnodes, parent: here, frame: sublayout.frame)
             }
         }
 

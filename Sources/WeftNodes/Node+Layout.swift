@@ -16,10 +16,11 @@ extension Node {
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
         // The common case, a cache hit, in one read of the node's state (its context included). (Reading the
         // inputs for a miss there too would copy the style out on every hit: a miss reads them again.)
-        let (context, hit) = withState { state -> (LayoutContext, LayoutCache.Entry?) in
-            let narrowed = state.style.narrowed(range, parentSize: range.max)
-            return (state.context, state.cache.lookup(narrowed, scale: state.context.scale, version: state.version))
-        }
+        let state = guarded.lockedPointer()
+        let context = state.pointee.context
+        let narrowed = state.pointee.style.narrowed(range, parentSize: range.max)
+        let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version)
+        guarded.unlock()
         if let hit {
             context.statistics.bump(.cacheHits)
             if let layout = hit.layout { return layout.attaching(self) }
@@ -79,17 +80,19 @@ extension Node {
         return try result.get()
     }
 
-    /// The cache entry a parent placed at `size` used: the cached one of that size for the current version
-    /// if there is one, otherwise one computed for exactly that size (as Texture does).
+    /// What a layout pass reads of a node its parent placed at `size`, at once: the cached entry of that size
+    /// for the current version, whether it manages its subnodes, and its subnodes if it does.
     ///
-    /// `wasCached` is false when the cache had no layout of that size for the current version: then the node
-    /// changed after its parent laid it out (or the entry was evicted), and the parent's layout may be stale.
-    func entryForApplying(size: Size, context: LayoutContext) throws(LayoutError) -> (entry: LayoutCache.Entry, wasCached: Bool) {
-        let scale = context.scale
-        if let entry = withState({ $0.cache.lookup(size: size, scale: scale, version: $0.version) }) {
-            return (entry, true)
-        }
-        return (try rootEntry(SizeRange(exactly: size), context: context), false)
+    /// The entry is nil when the cache has no layout of that size for the current version: the node changed
+    /// after its parent laid it out (or the entry was evicted), so the parent's layout may be stale; the pass
+    /// then computes one for exactly that size (as Texture does) and asks for another pass.
+    @inline(__always)
+    func applyingReading(size: Size, scale: Double) -> (entry: LayoutCache.Entry?, managed: Bool, subnodes: [Node]) {
+        let state = guarded.lockedPointer()
+        defer { guarded.unlock() }
+        let managed = state.pointee.automaticallyManagesSubnodes
+        return (state.pointee.cache.lookup(size: size, scale: scale, version: state.pointee.version), managed,
+                managed ? state.pointee.subnodes : [])
     }
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {

@@ -1,3 +1,4 @@
+import Synchronization
 import WeftLayout
 import WeftSync
 
@@ -23,7 +24,7 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder
 /// - No lock is held while user code (``layoutSpecThatFits(_:)``, ``calculateSizeThatFits(_:)``), another node
 ///   or the layout algorithm runs: each node's state sits behind one lock, touched in short sections only.
 open class Node: LayoutObject, @unchecked Sendable {
-    // @unchecked: all mutable state is in `state`, accessed only while holding `lock`.
+    // @unchecked: all mutable state is in `guarded`, accessed only while holding its lock.
 
     struct State {
         var style = LayoutStyle()
@@ -47,22 +48,40 @@ open class Node: LayoutObject, @unchecked Sendable {
         var interfaceState: InterfaceState = []
     }
 
-    let lock = Lock.make()
-    var state = State()
+    /// The state and its mutex in one allocation (reached through the box, so no exclusivity check runs).
+    let guarded = Locked(State())
+    /// Whether ``layoutSpecBlock`` is set (stored with it, under the lock): the default
+    /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without taking the lock.
+    let hasSpecBlock = Atomic<Bool>(false)
 
     public init() {}
 
     /// A node with an identifier, a style and, optionally, a layout spec block.
     public convenience init(identifier: String?, style: LayoutStyle = LayoutStyle(), layoutSpec: LayoutSpecBlock? = nil) {
         self.init()
-        state.identifier = identifier
-        state.style = style
-        state.layoutSpecBlock = layoutSpec
+        withState { state in
+            state.identifier = identifier
+            state.style = style
+            state.layoutSpecBlock = layoutSpec
+            hasSpecBlock.store(layoutSpec != nil, ordering: .releasing)
+        }
     }
 
     @inline(__always)
     func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&state) }
+        try guarded.withLock(body)
+    }
+
+    /// The node's lock, for state a subclass keeps in its own stored properties (`lock.withLock { ... }`).
+    var lock: NodeLock { NodeLock(guarded: guarded) }
+
+    struct NodeLock {
+        let guarded: Locked<State>
+
+        @inline(__always)
+        func withLock<T>(_ body: () throws -> T) rethrows -> T {
+            try guarded.withLock { _ in try body() }
+        }
     }
 
     // MARK: Properties
@@ -77,9 +96,9 @@ open class Node: LayoutObject, @unchecked Sendable {
         get { withState { $0.style } }
         set { withState { $0.style = newValue } }
         _modify {
-            lock.lock()
-            defer { lock.unlock() }
-            yield &state.style
+            let state = guarded.lockedPointer()
+            defer { guarded.unlock() }
+            yield &state.pointee.style
         }
     }
 
@@ -123,7 +142,12 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// A block that returns the layout spec, used by the default ``layoutSpecThatFits(_:)``.
     public var layoutSpecBlock: LayoutSpecBlock? {
         get { withState { $0.layoutSpecBlock } }
-        set { withState { $0.layoutSpecBlock = newValue } }
+        set {
+            withState { state in
+                state.layoutSpecBlock = newValue
+                hasSpecBlock.store(newValue != nil, ordering: .releasing)
+            }
+        }
     }
 
     /// The layout version: bumped by every ``setNeedsLayout()``. A layout computed for an older version is
@@ -154,7 +178,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// thread computes the layout; it MAY run on several threads at once, so it must only read state that is
     /// safe to read concurrently.
     open func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
-        guard let block = layoutSpecBlock else { return nil }
+        guard hasSpecBlock.load(ordering: .acquiring), let block = layoutSpecBlock else { return nil }
         return block(self, range, &specs)
     }
 

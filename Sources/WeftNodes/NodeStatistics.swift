@@ -68,7 +68,8 @@ public final class NodeStatistics: Sendable {
     private let blocks = Locked<[Block]>([])
     /// The text measurers whose shaped-run caches the snapshots count (``trackTextCache(of:)``).
     private let textCaches = Locked<[FontMeasurer]>([])
-    /// Tells this instance's blocks apart in each thread's table (identifiers of freed objects are reused).
+    /// Tells this instance's blocks apart in each thread's table (object identifiers of freed objects are
+    /// reused; these never are).
     private let id = NodeStatistics.nextID.add(1, ordering: .relaxed).oldValue
 
     private static let nextID = Atomic<UInt64>(1)
@@ -82,7 +83,7 @@ public final class NodeStatistics: Sendable {
         if let block = table.block(for: id) { return block }
         let block = Block()
         blocks.withLock { $0.append(block) }
-        table.insert(block, for: id, owner: self)
+        table.insert(block, for: id)
         return block
     }
 
@@ -162,16 +163,18 @@ public final class NodeStatistics: Sendable {
 }
 
 /// Each thread's blocks, one per statistics instance it counted in (a few: one per context). A lookup compares
-/// identifiers only (no weak load on the hot path); entries whose statistics instance is gone are dropped when a
-/// new one is added (identifiers are never reused, so a stale entry is never found).
+/// identifiers only; identifiers are never reused, so an entry of a statistics instance that is gone is never
+/// found. The table holds no reference to the statistics themselves (a weak one would give each instance a side
+/// table, and every retain of it would take the slow path); when it reaches ``limit`` entries it is emptied, and
+/// the threads register new blocks on their next bump (the old blocks keep their counts in their instance).
 private final class ThreadBlocks {
-    private struct Entry {
-        let id: UInt64
-        let block: NodeStatistics.Block
-        weak var owner: NodeStatistics?
-    }
+    private var ids: [UInt64] = []
+    private var blocks: [NodeStatistics.Block] = []
+    // The last answer: a thread usually counts in one context at a time.
+    private var lastID: UInt64 = 0
+    private var lastBlock: NodeStatistics.Block?
 
-    private var entries: [Entry] = []
+    static let limit = 32
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -194,12 +197,21 @@ private final class ThreadBlocks {
 
     @inline(__always)
     func block(for id: UInt64) -> NodeStatistics.Block? {
-        for entry in entries where entry.id == id { return entry.block }
-        return nil
+        if id == lastID, let lastBlock { return lastBlock }
+        guard let index = ids.firstIndex(of: id) else { return nil }
+        lastID = id
+        lastBlock = blocks[index]
+        return lastBlock
     }
 
-    func insert(_ block: NodeStatistics.Block, for id: UInt64, owner: NodeStatistics) {
-        entries.removeAll { $0.owner == nil }
-        entries.append(Entry(id: id, block: block, owner: owner))
+    func insert(_ block: NodeStatistics.Block, for id: UInt64) {
+        if ids.count >= Self.limit {
+            ids.removeAll()
+            blocks.removeAll()
+        }
+        ids.append(id)
+        blocks.append(block)
+        lastID = id
+        lastBlock = block
     }
 }

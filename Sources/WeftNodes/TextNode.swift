@@ -105,7 +105,7 @@ open class TextNode: Node, @unchecked Sendable {
             let check = next.check(with: measurer)
             next.problem = check.problem
             next.generation = current.generation &+ 1
-            let stored = lock.withLock { () -> Bool in
+            let stored = withState { state -> Bool in
                 guard content.generation == current.generation else { return false }
                 content = next
                 if let metrics = check.metrics {

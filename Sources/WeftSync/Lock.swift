@@ -96,4 +96,20 @@ public struct Locked<Value>: @unchecked Sendable {
             return try body(&value.pointee)
         }
     }
+
+    /// Takes the lock and returns the value's address (stable for the box's lifetime): for an accessor that
+    /// yields the value in place while holding the lock. Pair with ``unlock()``; touch the pointer only between.
+    @inline(__always)
+    public func lockedPointer() -> UnsafeMutablePointer<Value> {
+        storage.withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            return value
+        }
+    }
+
+    /// Releases the lock taken by ``lockedPointer()``.
+    @inline(__always)
+    public func unlock() {
+        storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+    }
 }
