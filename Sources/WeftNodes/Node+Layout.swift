@@ -16,25 +16,38 @@ extension Node {
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
         // The common case, a cache hit, in one read of the node's state (its context included). (Reading the
         // inputs for a miss there too would copy the style out on every hit: a miss reads them again.)
+        // Asked again for the range it last answered, with no input changed since: one atomic load, a borrow
+        // of the published record and a compare, no lock.
+        let generation = inputsGeneration.load(ordering: .acquiring)
+        let published = rootRecord.withCurrent { record -> Layout? in
+            guard let record, record.generation == generation, record.range == range else { return nil }
+            record.statistics.bump(.cacheHits)
+            return record.layout.attaching(self)
+        }
+        if let published { return published }
+        // Otherwise one read of the node's state (context included): a cache hit is published for next time.
         let state = guarded.lockedPointer()
         let context = state.pointee.context
+        let stateGeneration = state.pointee.generation
         let narrowed = state.pointee.style.narrowed(range, parentSize: range.max)
         let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version)
         guarded.unlock()
         if let hit {
             context.statistics.bump(.cacheHits)
-            if let layout = hit.layout { return layout.attaching(self) }
-            return try leafLayout(size: hit.size, scale: context.scale)
+            let layout: Layout
+            if let cached = hit.layout { layout = cached } else { layout = try leafLayout(size: hit.size, scale: context.scale) }
+            rootRecord.publish(RootRecord(range: range, generation: stateGeneration, layout: layout, statistics: context.statistics))
+            return layout.attaching(self)
         }
         let entry = try rootEntry(range, context: context)
         if let layout = entry.layout { return layout.attaching(self) }
-        return try leafLayout(size: entry.size, scale: context.scale)
+        return try leafLayout(size: entry.size, scale: context.scale).attaching(self)
     }
 
-    /// A leaf's own layout: the node alone, of its size.
+    /// A leaf's own layout: the node alone, of its size (detached: attach the node to hand it out).
     private func leafLayout(size: Size, scale: Double) throws(LayoutError) -> Layout {
         var builder = BuilderPool.take(scale: scale)
-        let layout = builder.finish(builder.leaf(object: self, size: size))
+        let layout = builder.finishFlattened(builder.leaf(object: self, size: size)).detached
         BuilderPool.give(builder)
         return layout
     }
@@ -187,5 +200,21 @@ extension Node.State {
             return .hit(hit)
         }
         return .miss(LayoutInputs(style: style, version: version))
+    }
+}
+
+/// What ``Node/layoutThatFits(_:)`` answered for a root range, published for lock-free repeats: valid while the
+/// node's inputs are at `generation`. The layout is detached (it does not hold the node, which holds this).
+final class RootRecord: Sendable {
+    let range: SizeRange
+    let generation: UInt64
+    let layout: Layout
+    let statistics: NodeStatistics
+
+    init(range: SizeRange, generation: UInt64, layout: Layout, statistics: NodeStatistics) {
+        self.range = range
+        self.generation = generation
+        self.layout = layout
+        self.statistics = statistics
     }
 }

@@ -27,12 +27,16 @@ open class Node: LayoutObject, @unchecked Sendable {
     // @unchecked: all mutable state is in `guarded`, accessed only while holding its lock.
 
     struct State {
-        var style = LayoutStyle()
-        var context = LayoutContext.default
+        // A change of any input a cached layout depends on (the style narrows the range, the context sets the
+        // scale, the version counts invalidations) bumps `generation`; `withState` mirrors it into the node's
+        // `inputsGeneration`, which the lock-free hit compares.
+        var style = LayoutStyle() { didSet { generation &+= 1 } }
+        var context = LayoutContext.default { didSet { generation &+= 1 } }
+        var generation: UInt64 = 0
         var identifier: String?
         var automaticallyManagesSubnodes = false
         var layoutSpecBlock: LayoutSpecBlock?
-        var version: UInt64 = 1
+        var version: UInt64 = 1 { didSet { generation &+= 1 } }
         var cache = LayoutCache()
         var constrainedRange: SizeRange?
         var relayoutScheduled = false
@@ -53,6 +57,12 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// Whether ``layoutSpecBlock`` is set (stored with it, under the lock): the default
     /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without taking the lock.
     let hasSpecBlock = Atomic<Bool>(false)
+    /// `State.generation`, readable without the lock (stored whenever a section changed it, before the lock is
+    /// released).
+    let inputsGeneration = Atomic<UInt64>(0)
+    /// The layout last answered for a root range, and the generation it was computed at: a repeated
+    /// ``layoutThatFits(_:)`` for that range is answered from it with no lock.
+    let rootRecord = PublishedReference<RootRecord>()
 
     public init() {}
 
@@ -69,7 +79,13 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     @inline(__always)
     func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        try guarded.withLock(body)
+        try guarded.withLock { state in
+            let generation = state.generation
+            defer {
+                if state.generation != generation { inputsGeneration.store(state.generation, ordering: .releasing) }
+            }
+            return try body(&state)
+        }
     }
 
     /// The node's lock, for state a subclass keeps in its own stored properties (`lock.withLock { ... }`).
@@ -97,7 +113,10 @@ open class Node: LayoutObject, @unchecked Sendable {
         set { withState { $0.style = newValue } }
         _modify {
             let state = guarded.lockedPointer()
-            defer { guarded.unlock() }
+            defer {
+                inputsGeneration.store(state.pointee.generation, ordering: .releasing)
+                guarded.unlock()
+            }
             yield &state.pointee.style
         }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import WeftLayout
 @testable import WeftNodes
@@ -141,5 +142,67 @@ struct ThreadingContractTests {
         // Each queue is its own: one context's queue is not the other's, nor the default one.
         let onFirst = contexts[0].applyQueue.sync { (contexts[0].applyQueue.isCurrent, contexts[1].applyQueue.isCurrent) }
         #expect(onFirst == (true, false))
+    }
+    /// A leaf of a preferred width laid out again and again for one range: the repeats are answered from the
+    /// published record (counted as hits, no measurement), and every change of an input that a layout depends on
+    /// (the style, the context's scale, setNeedsLayout) is seen by the very next call.
+    @Test("Repeated layouts for one range are hits that still see every change")
+    func repeatedLayoutsSeeChanges() throws {
+        let context = isolatedContext("repeat", scale: 2)
+        let leaf = CountingLeaf("leaf", size: Size(1, 1))
+        leaf.context = context
+        leaf.style = LayoutStyle(preferredSize: Size(10.1, 4))
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        // 10.1 points at 2x: 21 pixels (rounded up), 10.5 points; at 1x: 11 points.
+        for _ in 0..<5 { #expect(try leaf.layoutThatFits(range).size == Size(10.5, 4)) }
+        #expect(context.statistics.snapshot.cacheHits == 4 && context.statistics.snapshot.cacheMisses == 1)
+        leaf.style.width = .points(20)
+        #expect(try leaf.layoutThatFits(range).size == Size(20, 4), "a style change is seen at once")
+        leaf.updateStyle { $0.height = .points(6) }
+        #expect(try leaf.layoutThatFits(range).size == Size(20, 6))
+        leaf.style.width = .points(10.1)
+        leaf.context = LayoutContext(scale: 1, applyQueue: context.applyQueue, statistics: context.statistics)
+        #expect(try leaf.layoutThatFits(range).size == Size(11, 6), "a new scale is seen at once")
+        // Sized by its content: a new content size counts only after setNeedsLayout (Texture's rule).
+        leaf.style = LayoutStyle()
+        #expect(try leaf.layoutThatFits(range).size == Size(1, 1))
+        leaf.size = Size(7, 3)
+        #expect(try leaf.layoutThatFits(range).size == Size(1, 1))
+        leaf.setNeedsLayout()
+        #expect(try leaf.layoutThatFits(range).size == Size(7, 3))
+        #expect(try leaf.layoutThatFits(SizeRange(min: .zero, max: Size(5, 5))).size == Size(5, 3), "another range")
+        #expect(try leaf.layoutThatFits(range).size == Size(7, 3))
+        #expect(leaf.measurements == 7, "measured once per new input or range, never for a repeat")
+    }
+
+    /// One thread changes a node's width and lays it out after each change, while three threads lay the same
+    /// node out as fast as they can, replacing and reading its published layout all the time. The writer always
+    /// sees its own last change, and readers only ever see a width that was set.
+    @Test("Lock-free repeated layouts racing style changes see only real states")
+    func repeatedLayoutsRacingChanges() throws {
+        let node = CountingLeaf("raced", size: .zero)
+        node.style.height = .points(1)
+        node.style.width = .points(1)
+        let range = SizeRange(min: .zero, max: Size(10_000, 10_000))
+        let done = Atomic<Bool>(false)
+        let bad = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            if thread == 0 {
+                defer { done.store(true, ordering: .releasing) }
+                for width in 1...2_000 {
+                    node.style.width = .points(Double(width))
+                    for _ in 0..<3 where (try? node.layoutThatFits(range).size.width) != Double(width) {
+                        bad.add(1, ordering: .relaxed)
+                    }
+                }
+            } else {
+                while !done.load(ordering: .acquiring) {
+                    let width = (try? node.layoutThatFits(range).size.width) ?? -1
+                    if !(1...2_000).contains(width) || width != width.rounded() { bad.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+        #expect(bad.load(ordering: .relaxed) == 0)
+        #expect(try node.layoutThatFits(range).size == Size(2_000, 1))
     }
 }

@@ -1,0 +1,56 @@
+// The project's second concurrency primitive: an object reference that readers load with no lock.
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A strong reference to an immutable object, published atomically: readers borrow the current object with two
+/// uncontended atomic increments and no lock; a writer swaps in a new one and releases the old one once no
+/// reader can still be using it.
+///
+/// Reclamation: a reader counts itself in (`readers`) before it loads the pointer and out after it is done.
+/// A writer exchanges the pointer, then waits until `readers` is zero before releasing the old object. All four
+/// operations are sequentially consistent, so a reader either counted itself in before the writer looked at the
+/// count (and the writer waits for it), or loads the pointer after the exchange (and never sees the old object).
+/// Readers never wait. A writer waits only for readers already inside ``withCurrent(_:)`` (a few loads and
+/// compares: its body must not block, publish, or call user code); it yields its thread while it waits.
+public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unchecked Sendable {
+    // @unchecked: the pointer is an Atomic and the object it names is immutable and Sendable; the reader count
+    // keeps it alive while it is read.
+    private let bits = Atomic<UInt>(0)
+    private let readers = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Calls `body` with the current object (nil if none was published), valid only during the call.
+    @inline(__always)
+    public func withCurrent<Result>(_ body: (Object?) -> Result) -> Result {
+        readers.add(1, ordering: .sequentiallyConsistent)
+        defer { readers.subtract(1, ordering: .sequentiallyConsistent) }
+        let current = bits.load(ordering: .sequentiallyConsistent)
+        guard let pointer = UnsafeRawPointer(bitPattern: current) else { return body(nil) }
+        return Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
+    }
+
+    /// Makes `object` the current one (nil: none). Never call it from inside ``withCurrent(_:)``.
+    public func publish(_ object: Object?) {
+        let new = object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+        let old = bits.exchange(new, ordering: .sequentiallyConsistent)
+        guard let pointer = UnsafeRawPointer(bitPattern: old) else { return }
+        while readers.load(ordering: .sequentiallyConsistent) != 0 {
+            sched_yield()
+        }
+        Unmanaged<Object>.fromOpaque(pointer).release()
+    }
+
+    deinit {
+        // No reader is left: the owner is being destroyed.
+        if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {
+            Unmanaged<Object>.fromOpaque(pointer).release()
+        }
+    }
+}
