@@ -22,7 +22,8 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder
 ///   ``context``; elsewhere it is refused with ``HierarchyError/offApplyQueue(operation:node:)``. Reading the
 ///   hierarchy MAY happen anywhere.
 /// - No lock is held while user code (``layoutSpecThatFits(_:)``, ``calculateSizeThatFits(_:)``), another node
-///   or the layout algorithm runs: each node's state sits behind one lock, touched in short sections only.
+///   or the layout algorithm runs: each node's state sits behind one lock, touched in short sections only. A
+///   repeated ``layoutThatFits(_:)`` for the range last answered, with no input changed, takes no lock.
 open class Node: LayoutObject, @unchecked Sendable {
     // @unchecked: all mutable state is in `guarded`, accessed only while holding its lock.
 

@@ -89,6 +89,8 @@ public final class NodeStatistics: Sendable {
 
     @inline(__always)
     func bump(_ counter: Counter, by amount: Int = 1) {
+        // The common case without a retain of the table or the block: this thread's table, its last answer.
+        if ThreadBlocks.withCurrent({ $0.bumpLast(id, counter, amount) }) { return }
         block.add(amount, to: counter)
     }
 
@@ -193,6 +195,21 @@ private final class ThreadBlocks {
         let table = ThreadBlocks()
         pthread_setspecific(key, Unmanaged.passRetained(table as AnyObject).toOpaque())
         return table
+    }
+
+    /// Calls `body` with this thread's table, if it has one, without retaining it.
+    @inline(__always)
+    static func withCurrent(_ body: (ThreadBlocks) -> Bool) -> Bool {
+        guard let pointer = pthread_getspecific(key) else { return false }
+        return Unmanaged<ThreadBlocks>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Adds to `counter` of the last block looked up, if it is `id`'s; false if it is not.
+    @inline(__always)
+    func bumpLast(_ id: UInt64, _ counter: NodeStatistics.Counter, _ amount: Int) -> Bool {
+        guard id == lastID, let lastBlock else { return false }
+        lastBlock.add(amount, to: counter)
+        return true
     }
 
     @inline(__always)
