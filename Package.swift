@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftNodesTests",
-            dependencies: ["WeftNodes", "WeftSamples", "WeftText"]
+            dependencies: ["WeftNodes", "WeftSamples", "WeftText", "WeftSync"]
         ),
         .testTarget(
             name: "WeftFeedTests",
