@@ -127,8 +127,8 @@ extension Node {
     ) throws(LayoutError) -> LayoutCache.Entry {
         builder.counters.cacheMisses += 1
         let scale = builder.grid.scale
-        let (style, version) = (inputs.style, inputs.version)
-        let resolved = try builder.resolve(style, range: range, parentSize: parentSize)
+        if let problem = inputs.styleProblem { throw problem }
+        let (resolved, version) = (inputs.range, inputs.version)
         let entry: LayoutCache.Entry
         builder.counters.specCalls += 1
         // The builder's spec arena, as a stack: this node's specs go on top and come off when it is laid out.
@@ -179,10 +179,12 @@ extension Node {
     }
 }
 
-/// What a node's layout is computed from, read at once: its style and version.
+/// What a node's layout is computed from, read at once: the range narrowed by its style, its version, and what
+/// is wrong with its style (checked once per style, not once per layout).
 struct LayoutInputs {
-    let style: LayoutStyle
+    let range: SizeRange
     let version: UInt64
+    let styleProblem: LayoutError?
 }
 
 /// A cache lookup's answer: the entry, or the inputs to compute one from (read in the same critical section).
@@ -193,13 +195,23 @@ enum CacheLookup {
 
 extension Node.State {
     /// The cached entry for `range` under `parentSize` (narrowed by the style, as layout does), or the inputs
-    /// to compute it from.
+    /// to compute it from. A hit does not check the style (an entry exists only for a style that was valid).
     @inline(__always)
-    func lookup(_ range: SizeRange, parentSize: Size, scale: Double) -> CacheLookup {
-        if let hit = cache.lookup(style.narrowed(range, parentSize: parentSize), scale: scale, version: version) {
+    mutating func lookup(_ range: SizeRange, parentSize: Size, scale: Double) -> CacheLookup {
+        let narrowed = style.narrowed(range, parentSize: parentSize)
+        if let hit = cache.lookup(narrowed, scale: scale, version: version) {
             return .hit(hit)
         }
-        return .miss(LayoutInputs(style: style, version: version))
+        if !styleChecked {
+            do {
+                try style.validate()
+                styleProblem = nil
+            } catch {
+                styleProblem = error
+            }
+            styleChecked = true
+        }
+        return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: styleProblem))
     }
 }
 

@@ -31,7 +31,15 @@ open class Node: LayoutObject, @unchecked Sendable {
         // A change of any input a cached layout depends on (the style narrows the range, the context sets the
         // scale, the version counts invalidations) bumps `generation`; `withState` mirrors it into the node's
         // `inputsGeneration`, which the lock-free hit compares.
-        var style = LayoutStyle() { didSet { generation &+= 1 } }
+        var style = LayoutStyle() {
+            didSet {
+                generation &+= 1
+                styleChecked = false
+            }
+        }
+        /// Whether `styleProblem` is the current style's (checked on the first layout after a change).
+        var styleChecked = false
+        var styleProblem: LayoutError?
         var context = LayoutContext.default { didSet { generation &+= 1 } }
         var generation: UInt64 = 0
         var identifier: String?

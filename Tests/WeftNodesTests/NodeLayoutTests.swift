@@ -113,4 +113,26 @@ struct NodeLayoutTests {
             try node.layoutThatFits(SizeRange(min: Size(.nan, 0), max: Size(1, 1)))
         }
     }
+    /// A node's style is checked once per change, not once per layout: a bad style is refused on every layout
+    /// (not only the first), a fixed one lays out, and breaking it again is refused again.
+    @Test("A bad style is refused with its path on every layout, and checked again after each change")
+    func badStyleRechecked() throws {
+        let leaf = CountingLeaf("leaf", size: Size(5, 5))
+        leaf.style.minWidth = .points(50)
+        leaf.style.maxWidth = .points(20)
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        for _ in 0..<2 {
+            do {
+                _ = try leaf.layoutThatFits(range)
+                Issue.record("a style with minWidth above maxWidth was laid out")
+            } catch {
+                #expect(error.path.hasSuffix("style.minWidth"))
+            }
+        }
+        leaf.style.maxWidth = .points(80)
+        // Measured 5 wide, held to the minimum width of 50.
+        #expect(try leaf.layoutThatFits(range).size == Size(50, 5))
+        leaf.style.minWidth = .points(90)
+        #expect(throws: LayoutError.self) { try leaf.layoutThatFits(range) }
+    }
 }
