@@ -15,9 +15,12 @@ import Darwin
 /// few loads and stores of one state struct.
 public struct Lock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization (copies share it).
-    private let storage: Storage
+    // Inlinable (as the rest of this file): a client specializes these generics instead of calling them
+    // through metadata, which cost hundreds of instructions per critical section across the module boundary.
+    @usableFromInline let storage: Storage
 
-    private final class Storage: ManagedBuffer<Void, pthread_mutex_t> {
+    @usableFromInline
+    final class Storage: ManagedBuffer<Void, pthread_mutex_t> {
         deinit {
             withUnsafeMutablePointerToElements { mutex in
                 pthread_mutex_destroy(mutex)
@@ -26,10 +29,12 @@ public struct Lock: @unchecked Sendable {
         }
     }
 
-    private init(storage: Storage) {
+    @inlinable
+    init(storage: Storage) {
         self.storage = storage
     }
 
+    @inlinable
     public static func make() -> Lock {
         let buffer = Storage.create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { mutex in
@@ -40,7 +45,7 @@ public struct Lock: @unchecked Sendable {
         return Lock(storage: unsafeDowncast(buffer, to: Storage.self))
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
@@ -48,12 +53,12 @@ public struct Lock: @unchecked Sendable {
     }
 
     /// Takes the lock; pair with ``unlock()`` (for accessors that yield while holding it).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func lock() {
         storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func unlock() {
         storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
     }
@@ -65,9 +70,10 @@ public struct Lock: @unchecked Sendable {
 /// Keep the critical sections short, and never call code that may take another lock (or this one) inside.
 public struct Locked<Value>: @unchecked Sendable {
     // @unchecked: every access to the value holds the mutex (copies share it).
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
-    private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+    @usableFromInline
+    final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         // The value is the header, which ManagedBuffer destroys itself; the mutex is the one element.
         deinit {
             withUnsafeMutablePointerToElements { mutex in
@@ -77,6 +83,7 @@ public struct Locked<Value>: @unchecked Sendable {
         }
     }
 
+    @inlinable
     public init(_ value: Value) {
         let buffer = Storage.create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { mutex in
@@ -88,7 +95,7 @@ public struct Locked<Value>: @unchecked Sendable {
         storage = unsafeDowncast(buffer, to: Storage.self)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
@@ -99,7 +106,7 @@ public struct Locked<Value>: @unchecked Sendable {
 
     /// Takes the lock and returns the value's address (stable for the box's lifetime): for an accessor that
     /// yields the value in place while holding the lock. Pair with ``unlock()``; touch the pointer only between.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func lockedPointer() -> UnsafeMutablePointer<Value> {
         storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
@@ -108,7 +115,7 @@ public struct Locked<Value>: @unchecked Sendable {
     }
 
     /// Releases the lock taken by ``lockedPointer()``.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func unlock() {
         storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
     }

@@ -21,13 +21,14 @@ import Darwin
 public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unchecked Sendable {
     // @unchecked: the pointer is an Atomic and the object it names is immutable and Sendable; the reader count
     // keeps it alive while it is read.
-    private let bits = Atomic<UInt>(0)
-    private let readers = Atomic<Int>(0)
+    @usableFromInline let bits = Atomic<UInt>(0)
+    @usableFromInline let readers = Atomic<Int>(0)
 
+    @inlinable
     public init() {}
 
     /// Calls `body` with the current object (nil if none was published), valid only during the call.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func withCurrent<Result>(_ body: (Object?) -> Result) -> Result {
         readers.add(1, ordering: .sequentiallyConsistent)
         defer { readers.subtract(1, ordering: .sequentiallyConsistent) }
@@ -37,6 +38,7 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
     }
 
     /// Makes `object` the current one (nil: none). Never call it from inside ``withCurrent(_:)``.
+    @inlinable
     public func publish(_ object: Object?) {
         let new = object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
         let old = bits.exchange(new, ordering: .sequentiallyConsistent)
