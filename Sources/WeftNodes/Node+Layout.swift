@@ -110,15 +110,19 @@ extension Node {
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
         // One read of the node's state: the cached entry, or what computing one needs.
+        // (In place, not through `CacheLookup`: an enum with a layout in one case and an error in the other is
+        // copied by the runtime's value witnesses, several hundred instructions per child.)
         let scale = builder.grid.scale
-        let found = withState { $0.lookup(range, parentSize: parentSize, scale: scale) }
-        switch found {
-        case .hit(let hit):
+        let state = guarded.lockedPointer()
+        let narrowed = state.pointee.style.narrowed(range, parentSize: parentSize)
+        if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: state.pointee.version) {
+            guarded.unlock()
             builder.counters.cacheHits += 1
             return hit
-        case .miss(let inputs):
-            return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder)
         }
+        let inputs = state.pointee.inputs(narrowed)
+        guarded.unlock()
+        return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder)
     }
 
     /// Computes the layout for one reading of the node's inputs and stores it.
@@ -202,6 +206,13 @@ extension Node.State {
         if let hit = cache.lookup(narrowed, scale: scale, version: version) {
             return .hit(hit)
         }
+        return .miss(inputs(narrowed))
+    }
+
+    /// The inputs to compute a layout for `narrowed` (the range narrowed by the style) from; the style is checked
+    /// here once per change.
+    @inline(__always)
+    mutating func inputs(_ narrowed: SizeRange) -> LayoutInputs {
         if !styleChecked {
             do {
                 try style.validate()
@@ -211,7 +222,7 @@ extension Node.State {
             }
             styleChecked = true
         }
-        return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: styleProblem))
+        return LayoutInputs(range: narrowed, version: version, styleProblem: styleProblem)
     }
 }
 
