@@ -54,7 +54,9 @@ public struct LayoutPass: Sendable {
 
     /// Computes the pass for `root` laid out in `range`, in the root's ``Node/context``. MAY run on any thread.
     public static func compute(root: Node, range: SizeRange) throws(HierarchyError) -> LayoutPass {
-        let (context, found) = root.rootLookup(range)
+        // One read of the root (its subnodes may change meanwhile only on the apply queue, and applying
+        // diffs against the subnodes it finds then).
+        let (context, found, managed, current) = root.rootLookup(range)
         let entry: LayoutCache.Entry
         do {
             entry = try root.rootEntry(range, context: context, found)
@@ -65,7 +67,6 @@ public struct LayoutPass: Sendable {
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
-        let (managed, current) = root.withState { ($0.automaticallyManagesSubnodes, $0.automaticallyManagesSubnodes ? $0.subnodes : []) }
         try builder.visit(root, entry, managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
         try builder.checkEachNodeOnce()
         return LayoutPass(root: root, range: range, context: context, updates: builder.updates, sawChange: builder.sawChange)

@@ -52,12 +52,15 @@ extension Node {
         return layout
     }
 
-    /// The node's context and, for `range` as a root (the parent size is the range's max), its cached entry
-    /// or what computing one needs: one read of its state.
-    func rootLookup(_ range: SizeRange) -> (LayoutContext, CacheLookup) {
+    /// What a layout pass reads of its root, at once: its context; for `range` as a root (the parent size is
+    /// the range's max) its cached entry or what computing one needs; whether it manages its subnodes, and its
+    /// subnodes if it does.
+    func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, managed: Bool, subnodes: [Node]) {
         withState { state in
             let context = state.context
-            return (context, state.lookup(range, parentSize: range.max, scale: context.scale))
+            let managed = state.automaticallyManagesSubnodes
+            return (context, state.lookup(range, parentSize: range.max, scale: context.scale), managed,
+                    managed ? state.subnodes : [])
         }
     }
 
