@@ -41,16 +41,6 @@ struct LayoutCache {
         return nil
     }
 
-    /// Whether an entry for `range` at `scale` and `version` is stored, and its size: no layout is copied.
-    @inline(__always)
-    func size(_ range: SizeRange, scale: Double, version: UInt64) -> Size? {
-        if let k = key0, k.version == version, k.scale == scale, k.range == range { return k.size }
-        if let k = key1, k.version == version, k.scale == scale, k.range == range { return k.size }
-        if let k = key2, k.version == version, k.scale == scale, k.range == range { return k.size }
-        if let k = key3, k.version == version, k.scale == scale, k.range == range { return k.size }
-        return nil
-    }
-
     /// The most recently stored valid entry whose size is `size` (the layout a parent placed at that size).
     func lookup(size: Size, scale: Double, version: UInt64) -> Entry? {
         for offset in 1...4 {

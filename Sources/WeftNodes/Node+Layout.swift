@@ -14,8 +14,6 @@ extension Node {
     /// layout has no sublayouts. Computed at most once per size range and version: later calls hit the cache.
     /// Rounded to the pixel grid of the node's ``context``. MAY run on any thread.
     public func layoutThatFits(_ range: SizeRange) throws(LayoutError) -> Layout {
-        // The common case, a cache hit, in one read of the node's state (its context included). (Reading the
-        // inputs for a miss there too would copy the style out on every hit: a miss reads them again.)
         // Asked again for the range it last answered, with no input changed since: one atomic load, a borrow
         // of the published record and a compare, no lock.
         let generation = inputsGeneration.load(ordering: .acquiring)
@@ -25,23 +23,25 @@ extension Node {
             return record.layout.attaching(self)
         }
         if let published { return published }
-        // Otherwise one read of the node's state (context included): a cache hit is published for next time.
+        // Otherwise one read of the node's state (context included, in place as in `cachedOrComputedLayout`): the
+        // cached entry, which is published for next time, or what computing one needs.
         let state = guarded.lockedPointer()
         let context = state.pointee.context
         let stateGeneration = state.pointee.generation
         let narrowed = state.pointee.style.narrowed(range, parentSize: range.max)
-        let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version)
-        guarded.unlock()
-        if let hit {
-            context.statistics.bump(.cacheHits)
-            let layout: Layout
-            if let cached = hit.layout { layout = cached } else { layout = try leafLayout(size: hit.size, scale: context.scale) }
-            rootRecord.publish(RootRecord(range: range, generation: stateGeneration, layout: layout, statistics: context.statistics))
-            return layout.attaching(self)
+        guard let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version) else {
+            let inputs = state.pointee.inputs(narrowed)
+            guarded.unlock()
+            let entry = try computeRootEntry(range, context: context, inputs: inputs)
+            if let layout = entry.layout { return layout.attaching(self) }
+            return try leafLayout(size: entry.size, scale: context.scale).attaching(self)
         }
-        let entry = try rootEntry(range, context: context)
-        if let layout = entry.layout { return layout.attaching(self) }
-        return try leafLayout(size: entry.size, scale: context.scale).attaching(self)
+        guarded.unlock()
+        context.statistics.bump(.cacheHits)
+        let layout: Layout
+        if let cached = hit.layout { layout = cached } else { layout = try leafLayout(size: hit.size, scale: context.scale) }
+        rootRecord.publish(RootRecord(range: range, generation: stateGeneration, layout: layout, statistics: context.statistics))
+        return layout.attaching(self)
     }
 
     /// A leaf's own layout: the node alone, of its size (detached: attach the node to hand it out).
@@ -73,14 +73,18 @@ extension Node {
 
     /// The entry `found` holds, or the one computed from the inputs it holds (and stored).
     func rootEntry(_ range: SizeRange, context: LayoutContext, _ found: CacheLookup) throws(LayoutError) -> LayoutCache.Entry {
-        let inputs: LayoutInputs
         switch found {
         case .hit(let hit):
             context.statistics.bump(.cacheHits)
             return hit
-        case .miss(let read):
-            inputs = read
+        case .miss(let inputs):
+            return try computeRootEntry(range, context: context, inputs: inputs)
         }
+    }
+
+    /// The entry for `range` as a root computed from one reading of the node's inputs (and stored); the work is
+    /// counted in `context`'s statistics.
+    func computeRootEntry(_ range: SizeRange, context: LayoutContext, inputs: LayoutInputs) throws(LayoutError) -> LayoutCache.Entry {
         let scale = context.scale
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
         if let problem = PixelGrid.problem(scale: scale) { throw LayoutError(problem, path: "context.scale") }
