@@ -24,7 +24,8 @@ let package = Package(
         .target(name: "WeftLayout", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
         // The one lock type (and a value guarded by it), shared by the text engine and the node runtime.
-        .target(name: "WeftSync"),
+        // Debug builds count lock acquisitions per thread (`LockCount`), for the tests that pin them.
+        .target(name: "WeftSync", swiftSettings: [.define("WEFT_COUNT_LOCKS", .when(configuration: .debug))]),
         .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText", "WeftSync"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed", "WeftText"]),

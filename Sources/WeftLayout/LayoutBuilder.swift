@@ -108,6 +108,10 @@ public struct LayoutBuilder: ~Copyable {
     /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
     /// and publish the counts once per computation instead of once per event).
     public var counters = LayoutCounters()
+    /// Where the node runtime notes what it read of the nodes it lays out in this builder during a layout pass:
+    /// an unretained reference to WeftNodes' `PassNotes`, which the pass owns and outlives the computation (set
+    /// only there; opaque to the layout core, which never reads it). Cleared by ``reset()``.
+    package var passNotes: UnsafeMutableRawPointer?
 
     /// A builder for `scale` pixels per point (default 2).
     public init(scale: Double = 2) {
@@ -126,6 +130,7 @@ public struct LayoutBuilder: ~Copyable {
         active.truncate(to: 0)
         stackLines.truncate(to: 0)
         counters = LayoutCounters()
+        passNotes = nil
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
         if values != nil {
             if isKnownUniquelyReferenced(&values!) { values?.reset() } else { values = nil }

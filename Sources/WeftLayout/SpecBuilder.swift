@@ -7,7 +7,7 @@
 /// ```swift
 /// var specs = SpecBuilder()
 /// let row = specs.stack(StackOptions(spacing: 8, alignItems: .center),
-///                       children: [avatar, specs.box(size: Size(120, 17), identifier: "name")])
+///                       children: avatar, specs.box(size: Size(120, 17), identifier: "name"))
 /// let cell = specs.finish(specs.inset(EdgeInsets(all: 8), row))
 /// let layout = try Layout.compute(cell, in: SizeRange(min: Size(375, 0), max: Size(375, .infinity)))
 /// ```
@@ -48,6 +48,25 @@ public struct SpecBuilder {
         let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
         return SpecRef(arena.append(
             .stack(aligned, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, parts: children))
+    }
+
+    /// A stack of children given one by one (`children: avatar, name, spacer`): a parameter pack, so no array
+    /// is built and nothing is allocated (an array literal of `any SpecPart` is allocated on every call).
+    @inlinable
+    public func stack<each Child: SpecPart>(
+        _ options: StackOptions = StackOptions(), horizontalAlignment: HorizontalAlignment = .none,
+        verticalAlignment: VerticalAlignment = .none, children: repeat each Child, style: LayoutStyle = LayoutStyle(),
+        identifier: String? = nil
+    ) -> SpecRef {
+        let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
+        let arena = self.arena
+        let base = arena.scratch.count
+        for child in repeat each children {
+            let ref = child.specChild(in: arena)
+            arena.scratch.append(ref)
+        }
+        return SpecRef(arena.appendRecord(
+            .stack(aligned, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, scratchFrom: base))
     }
 
     /// A vertical stack.
@@ -150,6 +169,7 @@ public struct SpecBuilder {
 public struct SpecRef: SpecPart, Hashable {
     @usableFromInline let index: Int32
 
+    @usableFromInline
     init(_ index: Int32) {
         self.index = index
     }

@@ -57,13 +57,18 @@ public struct LayoutPass: Sendable {
         // One read of the root (its subnodes may change meanwhile only on the apply queue, and applying
         // diffs against the subnodes it finds then).
         let (context, found, managed, current) = root.rootLookup(range)
+        // The nodes laid out while the root is computed note their readings, so the walk reads them again
+        // only where the root's layout came from its cache.
+        let notes = BuilderPool.takeNotes()
+        defer { BuilderPool.giveNotes(notes) }
         let entry: LayoutCache.Entry
         do {
-            entry = try root.rootEntry(range, context: context, found)
+            entry = try root.rootEntry(range, context: context, found, notes: notes)
         } catch {
             throw .layoutFailed(error)
         }
-        var builder = Builder(context: context)
+        notes.index()
+        var builder = Builder(context: context, notes: notes)
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
@@ -74,6 +79,7 @@ public struct LayoutPass: Sendable {
 
     private struct Builder {
         let context: LayoutContext
+        let notes: PassNotes
         var updates: [Update] = []
         /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places.
         var placed: [(node: ObjectIdentifier, update: Int)] = []
@@ -105,8 +111,10 @@ public struct LayoutPass: Sendable {
             guard let sublayouts else { return }
             for sublayout in sublayouts {
                 guard let child = sublayout.object as? Node else { continue }
-                // One read of the child: the entry its parent placed and its subnodes.
-                let found = child.applyingReading(size: sublayout.size, scale: context.scale)
+                // The child's reading when its parent laid it out, or one read of it now: the entry its parent
+                // placed and its subnodes.
+                let found = notes.reading(child, size: sublayout.size, scale: context.scale)
+                    ?? child.applyingReading(size: sublayout.size, scale: context.scale)
                 var childEntry: LayoutCache.Entry
                 if let cached = found.entry {
                     childEntry = cached

@@ -17,6 +17,8 @@ import Darwin
 package enum BuilderPool {
     private final class Spare {
         var builder: LayoutBuilder?
+        /// The thread's spare notes for a layout pass.
+        var notes: PassNotes?
 
         var isEmpty: Bool {
             switch builder {
@@ -49,6 +51,22 @@ package enum BuilderPool {
         return LayoutBuilder(scale: scale)
     }
 
+    /// The thread's spare notes for a layout pass (or new ones when they are in use: a pass within a pass).
+    static func takeNotes() -> PassNotes {
+        if let pointer = pthread_getspecific(key), let notes = Unmanaged<Spare>.fromOpaque(pointer).takeUnretainedValue().notes.take() {
+            return notes
+        }
+        return PassNotes()
+    }
+
+    /// Puts `notes` back as the thread's spare, cleared.
+    static func giveNotes(_ notes: PassNotes) {
+        notes.clear()
+        guard let pointer = pthread_getspecific(key) else { return }
+        let spare = Unmanaged<Spare>.fromOpaque(pointer).takeUnretainedValue()
+        if spare.notes == nil { spare.notes = notes }
+    }
+
     package static func give(_ builder: consuming LayoutBuilder) {
         builder.reset()
         if let pointer = pthread_getspecific(key) {
@@ -56,7 +74,6 @@ package enum BuilderPool {
             if spare.isEmpty { spare.builder = consume builder }
             return
         }
-        let spare = Spare(builder)
-        pthread_setspecific(key, Unmanaged.passRetained(spare as AnyObject).toOpaque())
+        pthread_setspecific(key, Unmanaged.passRetained(Spare(builder) as AnyObject).toOpaque())
     }
 }

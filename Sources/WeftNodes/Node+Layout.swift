@@ -72,26 +72,32 @@ extension Node {
     }
 
     /// The entry `found` holds, or the one computed from the inputs it holds (and stored).
-    func rootEntry(_ range: SizeRange, context: LayoutContext, _ found: CacheLookup) throws(LayoutError) -> LayoutCache.Entry {
+    /// A layout pass passes its `notes`: every node laid out meanwhile notes its reading there.
+    func rootEntry(
+        _ range: SizeRange, context: LayoutContext, _ found: CacheLookup, notes: PassNotes? = nil
+    ) throws(LayoutError) -> LayoutCache.Entry {
         switch found {
         case .hit(let hit):
             context.statistics.bump(.cacheHits)
             return hit
         case .miss(let inputs):
-            return try computeRootEntry(range, context: context, inputs: inputs)
+            return try computeRootEntry(range, context: context, inputs: inputs, notes: notes)
         }
     }
 
     /// The entry for `range` as a root computed from one reading of the node's inputs (and stored); the work is
     /// counted in `context`'s statistics.
-    func computeRootEntry(_ range: SizeRange, context: LayoutContext, inputs: LayoutInputs) throws(LayoutError) -> LayoutCache.Entry {
+    func computeRootEntry(
+        _ range: SizeRange, context: LayoutContext, inputs: LayoutInputs, notes: PassNotes? = nil
+    ) throws(LayoutError) -> LayoutCache.Entry {
         let scale = context.scale
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
         if let problem = PixelGrid.problem(scale: scale) { throw LayoutError(problem, path: "context.scale") }
         var builder = BuilderPool.take(scale: scale)
+        builder.passNotes = notes.map { Unmanaged.passUnretained($0).toOpaque() }
         let result: Result<LayoutCache.Entry, LayoutError>
         do {
-            result = .success(try computeLayout(range, parentSize: range.max, inputs: inputs, in: &builder))
+            result = .success(try computeLayout(range, parentSize: range.max, inputs: inputs, in: &builder, noting: false))
         } catch {
             result = .failure(error.within("root"))
         }
@@ -123,18 +129,27 @@ extension Node {
         let state = guarded.lockedPointer()
         let narrowed = state.pointee.style.narrowed(range, parentSize: parentSize)
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: state.pointee.version) {
-            guarded.unlock()
+            if let notes = builder.passNotes {
+                // In a layout pass: what the pass's walk needs of this node, in this same reading.
+                let managed = state.pointee.automaticallyManagesSubnodes
+                let subnodes = managed ? state.pointee.subnodes : []
+                guarded.unlock()
+                PassNotes.note(in: notes, self, hit, managed: managed, subnodes: subnodes)
+            } else {
+                guarded.unlock()
+            }
             builder.counters.cacheHits += 1
             return hit
         }
         let inputs = state.pointee.inputs(narrowed)
         guarded.unlock()
-        return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder)
+        return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
     }
 
-    /// Computes the layout for one reading of the node's inputs and stores it.
+    /// Computes the layout for one reading of the node's inputs and stores it; in a layout pass, a node laid
+    /// out by its parent (`noting`) notes its reading in the pass's notes (a pass's root is read by the pass).
     func computeLayout(
-        _ range: SizeRange, parentSize: Size, inputs: LayoutInputs, in builder: inout LayoutBuilder
+        _ range: SizeRange, parentSize: Size, inputs: LayoutInputs, in builder: inout LayoutBuilder, noting: Bool
     ) throws(LayoutError) -> LayoutCache.Entry {
         builder.counters.cacheMisses += 1
         let scale = builder.grid.scale
@@ -170,9 +185,17 @@ extension Node {
             let size = builder.sanitizedSize(resolved.clamp(measured))
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil)
         }
-        withState { state in
-            // A newer version may exist by now; the entry is then simply never looked up.
-            state.cache.store(entry)
+        let state = guarded.lockedPointer()
+        // A newer version may exist by now; the entry is then simply never looked up.
+        state.pointee.cache.store(entry)
+        if noting, let notes = builder.passNotes {
+            // In a layout pass: what the pass's walk needs of this node, in this same section.
+            let managed = state.pointee.automaticallyManagesSubnodes
+            let subnodes = managed ? state.pointee.subnodes : []
+            guarded.unlock()
+            PassNotes.note(in: notes, self, entry, managed: managed, subnodes: subnodes)
+        } else {
+            guarded.unlock()
         }
         return entry
     }

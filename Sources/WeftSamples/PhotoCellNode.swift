@@ -110,7 +110,7 @@ public final class PhotoCellNode: CellNode, @unchecked Sendable {
         let avatarInset = specs.inset(EdgeInsets(top: h, left: 0, bottom: h, right: h), avatar)
         let headerStack = specs.stack(
             StackOptions(direction: .horizontal, justifyContent: .start, alignItems: .center),
-            children: [avatarInset, headerSubStack, spacer])
+            children: avatarInset, headerSubStack, spacer)
         let headerWithInset = specs.inset(EdgeInsets(top: 0, left: h, bottom: 0, right: h), headerStack)
 
         let footerWithInset = specs.inset(EdgeInsets(top: v, left: h, bottom: v, right: h), commentsNode)

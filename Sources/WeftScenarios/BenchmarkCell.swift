@@ -31,16 +31,16 @@ public enum BenchmarkCell {
         in specs: SpecBuilder, avatar: some SpecPart, username: some SpecPart, location: some SpecPart,
         photo: some SpecPart, comments: some SpecPart
     ) -> SpecRef {
-        let substack = specs.stack(StackOptions(direction: .vertical), children: [username, location],
+        // Children given one by one (a parameter pack): no array is allocated.
+        let substack = specs.stack(StackOptions(direction: .vertical), children: username, location,
                                    style: LayoutStyle(flexShrink: 1))
         let avatarInset = specs.inset(EdgeInsets(top: 8, left: 0, bottom: 8, right: 8), avatar)
         let header = specs.stack(StackOptions(direction: .horizontal, alignItems: .center),
-                                 children: [avatarInset, substack, specs.spacer(style: LayoutStyle(flexGrow: 1))])
-        return specs.stack(StackOptions(direction: .vertical, alignItems: .stretch), children: [
+                                 children: avatarInset, substack, specs.spacer(style: LayoutStyle(flexGrow: 1)))
+        return specs.stack(StackOptions(direction: .vertical, alignItems: .stretch), children:
             specs.inset(EdgeInsets(top: 0, left: 8, bottom: 0, right: 8), header),
             photo,
-            specs.inset(EdgeInsets(all: 8), comments),
-        ])
+            specs.inset(EdgeInsets(all: 8), comments))
     }
 
     /// The hand-written layout of the cell: fixed arithmetic for its 12 frames, in the order of the spec

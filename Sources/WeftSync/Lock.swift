@@ -55,6 +55,7 @@ public struct Lock: @unchecked Sendable {
     /// Takes the lock; pair with ``unlock()`` (for accessors that yield while holding it).
     @inlinable @inline(__always)
     public func lock() {
+        LockCount.bump()
         storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
     }
 
@@ -97,7 +98,8 @@ public struct Locked<Value>: @unchecked Sendable {
 
     @inlinable @inline(__always)
     public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try storage.withUnsafeMutablePointers { value, mutex in
+        LockCount.bump()
+        return try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body(&value.pointee)
@@ -108,7 +110,8 @@ public struct Locked<Value>: @unchecked Sendable {
     /// yields the value in place while holding the lock. Pair with ``unlock()``; touch the pointer only between.
     @inlinable @inline(__always)
     public func lockedPointer() -> UnsafeMutablePointer<Value> {
-        storage.withUnsafeMutablePointers { value, mutex in
+        LockCount.bump()
+        return storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
             return value
         }
@@ -119,4 +122,55 @@ public struct Locked<Value>: @unchecked Sendable {
     public func unlock() {
         storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
     }
+}
+
+/// Debug builds count every acquisition of a ``Lock`` or ``Locked`` per thread, so that tests can pin how many
+/// locks an operation takes (release builds count nothing and report `isCounting == false`).
+public enum LockCount {
+    /// Whether this build counts (debug builds: the `WEFT_COUNT_LOCKS` condition of the WeftSync target).
+    #if WEFT_COUNT_LOCKS
+    public static let isCounting = true
+    #else
+    public static let isCounting = false
+    #endif
+
+    /// The locks this thread has taken so far (0 when not counting).
+    public static var onThisThread: Int {
+        #if WEFT_COUNT_LOCKS
+        return counter.pointee
+        #else
+        return 0
+        #endif
+    }
+
+    /// The locks `body` takes on this thread (0 when not counting).
+    public static func taken<T, E: Error>(by body: () throws(E) -> T) throws(E) -> (result: T, locks: Int) {
+        let before = onThisThread
+        let result = try body()
+        return (result, onThisThread - before)
+    }
+
+    @inlinable @inline(__always)
+    static func bump() {
+        #if WEFT_COUNT_LOCKS
+        counter.pointee += 1
+        #endif
+    }
+
+    #if WEFT_COUNT_LOCKS
+    /// This thread's counter (allocated on its first lock, freed with the thread).
+    @usableFromInline static var counter: UnsafeMutablePointer<Int> {
+        if let pointer = pthread_getspecific(key) { return pointer.assumingMemoryBound(to: Int.self) }
+        let pointer = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        pointer.initialize(to: 0)
+        pthread_setspecific(key, pointer)
+        return pointer
+    }
+
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { $0?.deallocate() }
+        return key
+    }()
+    #endif
 }

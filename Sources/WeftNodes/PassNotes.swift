@@ -1,0 +1,94 @@
+import WeftLayout
+
+/// What a layout pass's computation read of each node it laid out, noted under the node's lock at the moment
+/// it was read (its cache hit, or the store of the entry it computed): the entry its parent used, whether it
+/// manages its subnodes, and its subnodes if it does. The pass's walk down the layouts then takes each placed
+/// node's reading from here instead of locking the node a second time.
+///
+/// Owned by one pass on one thread (each thread keeps a spare, so a pass allocates nothing for it once the
+/// buffers have grown). A note is one consistent reading of its node; if the node changes afterwards, its
+/// version no longer matches when the pass is applied, and applying asks for another pass (as a second read
+/// that found the change would have).
+final class PassNotes {
+    struct Note {
+        /// The node's identity, compared without retaining it (`node` keeps it alive while noted).
+        let id: ObjectIdentifier
+        let node: Node
+        let entry: LayoutCache.Entry
+        let managed: Bool
+        let subnodes: [Node]
+    }
+
+    // Unchecked: one thread at a time owns the notes, and no access overlaps another.
+    @exclusivity(unchecked) private var notes: ContiguousArray<Note> = []
+    /// An open-addressed index from a node to its latest note (index + 1; 0 is empty), built by ``index()``
+    /// when there are too many notes to scan.
+    @exclusivity(unchecked) private var slots: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) private var mask = 0
+    /// Up to this many notes are scanned from the newest instead of indexed.
+    private static let scanned = 16
+
+    /// Notes `node`'s reading (while its parent lays it out) in the notes a builder refers to (unretained: the
+    /// pass holds them).
+    @inline(__always)
+    static func note(
+        in notes: UnsafeMutableRawPointer, _ node: Node, _ entry: LayoutCache.Entry, managed: Bool, subnodes: [Node]
+    ) {
+        Unmanaged<PassNotes>.fromOpaque(notes)._withUnsafeGuaranteedRef { notes in
+            notes.notes.append(Note(id: ObjectIdentifier(node), node: node, entry: entry, managed: managed, subnodes: subnodes))
+        }
+    }
+
+    /// Prepares the lookups, once the computation is done (linear in the notes).
+    func index() {
+        mask = 0
+        guard notes.count > Self.scanned else { return }
+        var capacity = 1
+        while capacity < notes.count * 2 { capacity <<= 1 }
+        slots.removeAll(keepingCapacity: true)
+        slots.append(contentsOf: repeatElement(0, count: capacity))
+        mask = capacity - 1
+        for i in notes.indices {
+            let id = notes[i].id
+            var slot = Self.hash(id) & mask
+            while slots[slot] != 0 && notes[Int(slots[slot]) - 1].id != id { slot = (slot + 1) & mask }
+            slots[slot] = Int32(truncatingIfNeeded: i + 1)
+        }
+    }
+
+    /// The latest reading of `node`, if its entry is of `size` at `scale` (what its parent placed); nil sends the
+    /// pass to read the node itself.
+    @inline(__always)
+    func reading(_ node: Node, size: Size, scale: Double) -> (entry: LayoutCache.Entry?, managed: Bool, subnodes: [Node])? {
+        let id = ObjectIdentifier(node)
+        var found = notes.count - 1
+        if mask == 0 {
+            while found >= 0 && notes[found].id != id { found -= 1 }
+            if found < 0 { return nil }
+        } else {
+            var slot = Self.hash(id) & mask
+            while true {
+                let index = Int(slots[slot])
+                if index == 0 { return nil }
+                if notes[index - 1].id == id { found = index - 1; break }
+                slot = (slot + 1) & mask
+            }
+        }
+        guard notes[found].entry.size == size, notes[found].entry.scale == scale else { return nil }
+        return (notes[found].entry, notes[found].managed, notes[found].subnodes)
+    }
+
+    /// Forgets every note (releasing the nodes and layouts), keeping the buffers.
+    func clear() {
+        // One at a time: destroyed inline, where removing all goes through the runtime's generic destroy.
+        while !notes.isEmpty { notes.removeLast() }
+        mask = 0
+    }
+
+    @inline(__always)
+    private static func hash(_ id: ObjectIdentifier) -> Int {
+        // The object's address, mixed (Fibonacci hashing): addresses are 16-byte aligned and close together.
+        let bits = UInt(bitPattern: id)
+        return Int(truncatingIfNeeded: (bits >> 4) &* 0x9E37_79B9_7F4A_7C15 >> 20)
+    }
+}

@@ -1,0 +1,153 @@
+import Testing
+import WeftLayout
+import WeftNodes
+import WeftScenarios
+
+/// How many locks the node runtime takes, counted per thread by debug builds of WeftSync (`LockCount`): the
+/// budgets the README's "Locks" list documents, for small trees and for the benchmark photo cell (6 nodes: the
+/// cell, which manages its subnodes, and 5 leaves with preferred sizes).
+///
+/// The documented reads: a node's layout reads its state once (its cache hit, or its inputs for a miss) and
+/// writes it once per computed entry; a node with a `layoutSpecBlock` reads the block once; a stack reads the
+/// style of each node it places directly; a layout pass reads its root once and takes every node its root's
+/// layout places from the readings noted while that layout was computed (so it reads a node only when the
+/// root's layout came from the cache); applying reads each node once and writes it once.
+@Suite("Locks taken per operation (debug builds count them)")
+struct LockCountTests {
+    /// A context of its own (so that its statistics count this test's work only), with this thread's counters
+    /// in it set up: the first work a thread counts in a context registers its counters there, under a lock.
+    static func context(_ label: String) throws -> LayoutContext {
+        let context = LayoutContext(applyQueue: ApplyQueue(label: label))
+        _ = try Self.cell(in: context).layoutThatFits(BenchmarkCell.range)
+        return context
+    }
+
+    static func cell(in context: LayoutContext) -> BenchmarkCellNode {
+        let cell = BenchmarkCellNode()
+        for node in [cell, cell.avatar, cell.username, cell.location, cell.photo, cell.comments] as [Node] {
+            node.context = context
+        }
+        return cell
+    }
+
+    /// The photo cell's stacks place three nodes directly (username and location in the name stack, the
+    /// photo in the outer stack); the avatar and the comments are inside insets, which read no style.
+    static let stackPlacedNodes = 3
+
+    @Test("A repeated layoutThatFits for the range last answered takes no lock")
+    func repeatedLayout() throws {
+        guard LockCount.isCounting else { return }
+        let cell = BenchmarkCellNode()
+        _ = try cell.layoutThatFits(BenchmarkCell.range)
+        // The first repeat is a cache hit under the lock (one read), which publishes the answer...
+        let first = try LockCount.taken { () throws(LayoutError) in try cell.layoutThatFits(BenchmarkCell.range) }
+        #expect(first.locks == 1)
+        // ... and every later one is answered from it.
+        for _ in 0..<3 {
+            let again = try LockCount.taken { () throws(LayoutError) in try cell.layoutThatFits(BenchmarkCell.range) }
+            #expect(again.locks == 0)
+        }
+        // A change of the inputs sends the next repeat to the lock again, once.
+        cell.setNeedsLayout()
+        _ = try cell.layoutThatFits(BenchmarkCell.range)
+        let afterChange = try LockCount.taken { () throws(LayoutError) in try cell.layoutThatFits(BenchmarkCell.range) }
+        #expect(afterChange.locks == 1)
+    }
+
+    @Test("Small trees: a leaf, a node with a spec block over an inset and over a stack")
+    func smallTrees() throws {
+        guard LockCount.isCounting else { return }
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        _ = try FixedLeaf(Size(1, 1)).layoutThatFits(range)
+        // A leaf: its read (a miss) and the store of its entry.
+        let leaf = FixedLeaf(Size(10, 10))
+        #expect(try LockCount.taken { () throws(LayoutError) in try leaf.layoutThatFits(range) }.locks == 2)
+        // A node over an inset of a leaf: the node's read, its block, the leaf's read and store, the node's store.
+        let inner = FixedLeaf(Size(10, 10))
+        let inset = Node(identifier: "inset", layoutSpec: { _, _, specs in specs.inset(EdgeInsets(all: 1), inner) })
+        #expect(try LockCount.taken { () throws(LayoutError) in try inset.layoutThatFits(range) }.locks == 5)
+        // The same over a stack: one more, the stack reading the leaf's style.
+        let placed = FixedLeaf(Size(10, 10))
+        let stack = Node(identifier: "stack", layoutSpec: { _, _, specs in specs.stack(children: placed) })
+        #expect(try LockCount.taken { () throws(LayoutError) in try stack.layoutThatFits(range) }.locks == 6)
+    }
+
+    @Test("The photo cell: cold layout, cold pass, all-cached pass, apply")
+    func photoCell() throws {
+        guard LockCount.isCounting else { return }
+        // Creating it: one write per node (each leaf's style, the cell's automaticallyManagesSubnodes).
+        #expect(LockCount.taken { BenchmarkCellNode() }.locks == 6)
+
+        // A cold layoutThatFits: per node laid out, one read and one store (a miss) or one read (a hit: the
+        // stack measures one leaf twice), and the stacks' style reads.
+        let context = try Self.context("lock counts")
+        let fitted = Self.cell(in: context)
+        let before = context.statistics.snapshot
+        let fits = try LockCount.taken { () throws(LayoutError) in try fitted.layoutThatFits(BenchmarkCell.range) }
+        let work = context.statistics.snapshot.subtracting(before)
+        #expect(work.cacheMisses == 6)
+        #expect(fits.locks == 2 * work.cacheMisses + work.cacheHits + Self.stackPlacedNodes)
+
+        // A cold pass: the same (the pass's read of its root is the root's read), and no second read of any
+        // node below the root: 16 for the cell (21 when the pass read each placed node again).
+        let passContext = try Self.context("lock counts, pass")
+        let cell = Self.cell(in: passContext)
+        let passBefore = passContext.statistics.snapshot
+        let cold = try LockCount.taken { () throws(HierarchyError) in try LayoutPass.compute(root: cell, range: BenchmarkCell.range) }
+        let passWork = passContext.statistics.snapshot.subtracting(passBefore)
+        #expect(cold.locks == 2 * passWork.cacheMisses + passWork.cacheHits + Self.stackPlacedNodes)
+        #expect(cold.locks == 16)
+
+        // All cached: the root's read (a hit, so nothing below it is laid out) and one read per placed leaf.
+        let cached = try LockCount.taken { () throws(HierarchyError) in try LayoutPass.compute(root: cell, range: BenchmarkCell.range) }
+        #expect(cached.locks == 1 + 5)
+
+        // Applying: one read and one write per node.
+        let pass = cold.result
+        let apply = try passContext.applyQueue.sync {
+            try LockCount.taken { () throws(HierarchyError) in try pass.apply() }
+        }
+        #expect(apply.locks == 2 * 6)
+        #expect(cell.subnodes.count == 5)
+    }
+
+    /// Many nodes in two levels (over the notes' scanning limit, so their index is used): every node below the
+    /// root is taken from the notes, and the applied hierarchy is the layout's.
+    @Test("A pass over 2 levels of 20 nodes reads no node twice, and applies what it laid out")
+    func twoLevels() throws {
+        guard LockCount.isCounting else { return }
+        let context = try Self.context("lock counts, two levels")
+        func managed(_ name: String, _ children: [Node]) -> Node {
+            let node = Node(identifier: name, layoutSpec: { _, _, specs in
+                specs.stack(StackOptions(direction: .vertical), children: children)
+            })
+            node.automaticallyManagesSubnodes = true
+            node.context = context
+            return node
+        }
+        let rows = (0..<20).map { row in
+            managed("row \(row)", (0..<20).map { _ in
+                let leaf = FixedLeaf(Size(10, 10))
+                leaf.context = context
+                return leaf
+            })
+        }
+        let root = managed("root", rows)
+        let before = context.statistics.snapshot
+        let pass = try LockCount.taken { () throws(HierarchyError) in
+            try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(100, 10_000)))
+        }
+        let work = context.statistics.snapshot.subtracting(before)
+        // 421 nodes laid out once each (no hits), 21 spec blocks read, 420 nodes placed by stacks.
+        #expect(work.cacheMisses == 421 && work.cacheHits == 0)
+        #expect(pass.locks == 2 * 421 + 21 + 420)
+        try context.applyQueue.sync { try pass.result.apply() }
+        #expect(root.subnodes.count == 20)
+        #expect(root.subnodes.map(\.identifier) == rows.map(\.identifier))
+        for row in rows {
+            #expect(row.subnodes.count == 20)
+            #expect(row.frame.size == Size(10, 200))
+        }
+        #expect(root.frame.size == Size(10, 4_000))
+    }
+}
