@@ -43,10 +43,15 @@ struct LayoutCache {
 
     /// The most recently stored valid entry whose size is `size` (the layout a parent placed at that size).
     func lookup(size: Size, scale: Double, version: UInt64) -> Entry? {
-        for offset in 1...4 {
-            let slot = (next - offset + 8) % 4
-            if let k = key(slot), k.version == version, k.scale == scale, k.size == size {
-                return Entry(k, layout(slot))
+        // Newest first: the slot before `next`, then round the four (each slot read in place, not copied out).
+        var slot = next
+        for _ in 0..<4 {
+            slot = (slot &+ 3) & 3
+            switch slot {
+            case 0: if let k = key0, k.version == version, k.scale == scale, k.size == size { return Entry(k, layout0) }
+            case 1: if let k = key1, k.version == version, k.scale == scale, k.size == size { return Entry(k, layout1) }
+            case 2: if let k = key2, k.version == version, k.scale == scale, k.size == size { return Entry(k, layout2) }
+            default: if let k = key3, k.version == version, k.scale == scale, k.size == size { return Entry(k, layout3) }
             }
         }
         return nil
@@ -76,15 +81,6 @@ struct LayoutCache {
         case 1: key1
         case 2: key2
         default: key3
-        }
-    }
-
-    private func layout(_ slot: Int) -> Layout? {
-        switch slot {
-        case 0: layout0
-        case 1: layout1
-        case 2: layout2
-        default: layout3
         }
     }
 

@@ -25,6 +25,8 @@ final class PassNotes {
     /// when there are too many notes to scan.
     @exclusivity(unchecked) private var slots: ContiguousArray<Int32> = []
     @exclusivity(unchecked) private var mask = 0
+    /// Where the next scan starts (the note after the last one found).
+    @exclusivity(unchecked) private var cursor = 0
     /// Up to this many notes are scanned from the newest instead of indexed.
     private static let scanned = 16
 
@@ -63,8 +65,14 @@ final class PassNotes {
         let id = ObjectIdentifier(node)
         var found = notes.count - 1
         if mask == 0 {
-            while found >= 0 && notes[found].id != id { found -= 1 }
-            if found < 0 { return nil }
+            // The walk meets nodes in about the order they were laid out: try the note after the last one found.
+            if cursor < notes.count && notes[cursor].id == id && notes[cursor].entry.size == size {
+                found = cursor
+            } else {
+                while found >= 0 && notes[found].id != id { found -= 1 }
+                if found < 0 { return nil }
+            }
+            cursor = found + 1
         } else {
             var slot = Self.hash(id) & mask
             while true {
@@ -83,6 +91,7 @@ final class PassNotes {
         // One at a time: destroyed inline, where removing all goes through the runtime's generic destroy.
         while !notes.isEmpty { notes.removeLast() }
         mask = 0
+        cursor = 0
     }
 
     @inline(__always)
