@@ -141,7 +141,7 @@ struct LockCountTests {
         // 421 nodes laid out once each (no hits), 21 spec blocks read, 420 nodes placed by stacks.
         #expect(work.cacheMisses == 421 && work.cacheHits == 0)
         #expect(pass.locks == 2 * 421 + 21 + 420)
-        try context.applyQueue.sync { try pass.result.apply() }
+        _ = try context.applyQueue.sync { try pass.result.apply() }
         #expect(root.subnodes.count == 20)
         #expect(root.subnodes.map(\.identifier) == rows.map(\.identifier))
         for row in rows {
