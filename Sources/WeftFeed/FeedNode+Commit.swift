@@ -94,7 +94,8 @@ extension FeedNode {
         case .success(let pass):
             do {
                 // A cell that changed while its layout was computed lays itself out again.
-                if try pass.apply().needsAnotherPass { cell.setNeedsLayout() }
+                let applied = try pass.apply()
+                if applied.needsAnotherPass { cell.requestAnotherPass(after: applied) }
             } catch {
                 cell.didFailLayout(error)
             }

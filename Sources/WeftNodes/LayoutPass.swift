@@ -31,9 +31,9 @@ public struct LayoutPass: Sendable {
     /// The root's context when the pass was computed: its scale, and the apply queue it applies on.
     public let context: LayoutContext
     let updates: [Update]
-    /// Whether some node changed while the pass was computed (after its parent laid it out): applying the
-    /// pass then asks for another one.
-    let sawChange: Bool
+    /// The nodes that changed while the pass was computed (after their parents laid them out, so the parents'
+    /// layouts placed them at an outdated size): applying the pass then asks for another one.
+    let changed: [Node]
 
     /// The root's layout.
     public var rootLayout: Layout {
@@ -74,7 +74,7 @@ public struct LayoutPass: Sendable {
         builder.placed.reserveCapacity(rootNodes)
         try builder.visit(root, entry, managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
         try builder.checkEachNodeOnce()
-        return LayoutPass(root: root, range: range, context: context, updates: builder.updates, sawChange: builder.sawChange)
+        return LayoutPass(root: root, range: range, context: context, updates: builder.updates, changed: builder.changed)
     }
 
     private struct Builder {
@@ -83,8 +83,8 @@ public struct LayoutPass: Sendable {
         var updates: [Update] = []
         /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places.
         var placed: [(node: ObjectIdentifier, update: Int)] = []
-        /// Set when a child's layout for the size its parent gave it was no longer cached.
-        var sawChange = false
+        /// The children whose layout for the size their parent gave them was no longer cached.
+        var changed: [Node] = []
 
         /// Adds `node`'s update (its `entry`, and whether it manages its subnodes and which it has now), then
         /// visits the nodes of its layout.
@@ -119,7 +119,7 @@ public struct LayoutPass: Sendable {
                 if let cached = found.entry {
                     childEntry = cached
                 } else {
-                    sawChange = true
+                    changed.append(child)
                     do {
                         childEntry = try child.rootEntry(SizeRange(exactly: sublayout.size), context: context)
                     } catch {
@@ -188,6 +188,9 @@ public struct LayoutPass: Sendable {
         /// not yet in the hierarchy, so the change did not reach the root) after the pass computed it, or while
         /// it was computed. The root needs another pass.
         public var needsAnotherPass = false
+        /// The nodes found outdated (their parents' applied layouts placed them at their old size), for
+        /// ``Node/requestAnotherPass(after:)``.
+        var outdated: [Node] = []
     }
 
     /// Applies the pass. MUST run on the apply queue. On error nothing changes.
@@ -236,7 +239,13 @@ public struct LayoutPass: Sendable {
         // 4. Change the hierarchy: removals first, so that nodes can move between parents.
         var result = Result()
         result.staleNodes = readings.count(where: \.skip)
-        result.needsAnotherPass = !readings[0].skip && (result.staleNodes > 0 || sawChange)
+        result.needsAnotherPass = !readings[0].skip && (result.staleNodes > 0 || !changed.isEmpty)
+        if result.needsAnotherPass {
+            result.outdated = changed
+            for (i, update) in updates.enumerated() where readings[i].skip && (update.parent < 0 || !readings[update.parent].skip) {
+                result.outdated.append(update.node)
+            }
+        }
         for (i, diff) in plans where updates[i].node !== transitioning {
             for removal in diff.removals {
                 removal.node.withState { if $0.supernode === updates[i].node { $0.supernode = nil } }

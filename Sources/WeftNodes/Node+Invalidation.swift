@@ -88,7 +88,7 @@ extension Node {
             if let change = result.rootSizeChange {
                 didChangeSize(from: change.old, to: change.new)
             }
-            if result.needsAnotherPass { setNeedsLayout() }
+            if result.needsAnotherPass { requestAnotherPass(after: result) }
         } catch {
             didFailLayout(error)
         }
@@ -107,6 +107,26 @@ extension Node {
         if let change = result.rootSizeChange {
             root.didChangeSize(from: change.old, to: change.new)
         }
-        if result.needsAnotherPass { root.setNeedsLayout() }
+        if result.needsAnotherPass { root.requestAnotherPass(after: result) }
+    }
+
+    /// After applying a pass of this node as a root that found outdated parts: invalidates each outdated node
+    /// and its ancestors now (it may have joined its parent in this pass, after it changed: its change did not
+    /// reach the ancestors whose cached layouts place it at its old size), then schedules the root's pass.
+    /// MAY be called from any thread.
+    public func requestAnotherPass(after result: LayoutPass.Result) {
+        invalidateOutdated(after: result)
+        setNeedsLayout()
+    }
+
+    /// Invalidates each node `result` found outdated and its ancestors up to this node (the root of the pass).
+    func invalidateOutdated(after result: LayoutPass.Result) {
+        for node in result.outdated {
+            var current: Node? = node
+            while let ancestor = current, ancestor !== self {
+                ancestor.invalidateLayout()
+                current = ancestor.supernode
+            }
+        }
     }
 }

@@ -79,8 +79,9 @@ extension Node {
         }
         let from = appliedLayout
         let diff = pass.diffs.first { $0.node === self }?.diff ?? HierarchyDiff(from: subnodes, to: subnodes)
+        let result: LayoutPass.Result
         do {
-            _ = try pass.apply(deferringRemovalsFor: self)
+            result = try pass.apply(deferringRemovalsFor: self)
         } catch {
             didFailLayout(error)
             completion?(.failed(error))
@@ -91,6 +92,18 @@ extension Node {
             isAnimated: animated, duration: duration
         ) { context, didComplete in
             context.node.didCompleteLayoutTransition(context)
+            // A part found outdated is laid out again once the transition is over (a pass meanwhile would
+            // take the subnodes the transition keeps until then): by the node's scheduled pass, or by another
+            // transition, unanimated, to the same range when it has no constrained range.
+            if result.needsAnotherPass {
+                let node = context.node
+                node.invalidateOutdated(after: result)
+                if node.constrainedRange != nil {
+                    node.setNeedsLayout()
+                } else {
+                    node.transitionLayout(to: pass.range, animated: false)
+                }
+            }
             completion?(.completed(didComplete: didComplete))
         }
         animateLayoutTransition(context)

@@ -25,8 +25,8 @@ final class PassNotes {
     /// when there are too many notes to scan.
     @exclusivity(unchecked) private var slots: ContiguousArray<Int32> = []
     @exclusivity(unchecked) private var mask = 0
-    /// Where the next scan starts (the note after the last one found).
-    @exclusivity(unchecked) private var cursor = 0
+    /// 64 less log2 of the index's capacity: a hash's top bits pick the first slot.
+    @exclusivity(unchecked) private var shift = 64
     /// Up to this many notes are scanned from the newest instead of indexed.
     private static let scanned = 16
 
@@ -46,13 +46,18 @@ final class PassNotes {
         mask = 0
         guard notes.count > Self.scanned else { return }
         var capacity = 1
-        while capacity < notes.count * 2 { capacity <<= 1 }
+        var bits = 0
+        while capacity < notes.count * 2 {
+            capacity <<= 1
+            bits += 1
+        }
         slots.removeAll(keepingCapacity: true)
         slots.append(contentsOf: repeatElement(0, count: capacity))
         mask = capacity - 1
+        shift = 64 - bits
         for i in notes.indices {
             let id = notes[i].id
-            var slot = Self.hash(id) & mask
+            var slot = Self.hash(id, shift: shift)
             while slots[slot] != 0 && notes[Int(slots[slot]) - 1].id != id { slot = (slot + 1) & mask }
             slots[slot] = Int32(truncatingIfNeeded: i + 1)
         }
@@ -65,16 +70,12 @@ final class PassNotes {
         let id = ObjectIdentifier(node)
         var found = notes.count - 1
         if mask == 0 {
-            // The walk meets nodes in about the order they were laid out: try the note after the last one found.
-            if cursor < notes.count && notes[cursor].id == id && notes[cursor].entry.size == size {
-                found = cursor
-            } else {
-                while found >= 0 && notes[found].id != id { found -= 1 }
-                if found < 0 { return nil }
-            }
-            cursor = found + 1
+            // The newest first: only the node's latest note is the layout its parent placed (a parent may lay a
+            // node out twice at ranges of one rounded size, and its spec may differ between them).
+            while found >= 0 && notes[found].id != id { found -= 1 }
+            if found < 0 { return nil }
         } else {
-            var slot = Self.hash(id) & mask
+            var slot = Self.hash(id, shift: shift)
             while true {
                 let index = Int(slots[slot])
                 if index == 0 { return nil }
@@ -91,13 +92,13 @@ final class PassNotes {
         // One at a time: destroyed inline, where removing all goes through the runtime's generic destroy.
         while !notes.isEmpty { notes.removeLast() }
         mask = 0
-        cursor = 0
     }
 
     @inline(__always)
-    private static func hash(_ id: ObjectIdentifier) -> Int {
-        // The object's address, mixed (Fibonacci hashing): addresses are 16-byte aligned and close together.
-        let bits = UInt(bitPattern: id)
-        return Int(truncatingIfNeeded: (bits >> 4) &* 0x9E37_79B9_7F4A_7C15 >> 20)
+    private static func hash(_ id: ObjectIdentifier, shift: Int) -> Int {
+        // Fibonacci hashing of the object's address (16-byte aligned, and close to its neighbours'): multiplied
+        // by 2^64 / phi, the top bits are spread well; `shift` keeps as many as the index has slots.
+        let bits = UInt(bitPattern: id) >> 4
+        return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> UInt(shift))
     }
 }

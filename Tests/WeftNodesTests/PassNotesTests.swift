@@ -1,0 +1,125 @@
+import Dispatch
+import Testing
+import WeftLayout
+@testable import WeftNodes
+
+/// A layout pass takes what it needs of each node below its root from the readings noted while its root's
+/// layout was computed (`PassNotes`). These pin the cases an independent review found: the note a parent's
+/// placed layout came from, parts that changed after their notes, and nested or failed passes.
+@Suite("Layout pass notes", .serialized)
+struct PassNotesTests {
+    /// c is laid out twice by its parent's stack (unconstrained at 300 pt, then shrunk by 0.2 pt, which rounds
+    /// back to 300 pt at scale 2), and its spec depends on its range (exact: g then h; otherwise h then g). The
+    /// parent places the second layout, so c's subnodes are g then h, also when c's layouts are cache hits.
+    @Test("The walk takes the latest note of a node laid out twice at one size")
+    func latestNote() throws {
+        let g = CountingLeaf("g", size: Size(150, 10))
+        let h = CountingLeaf("h", size: Size(150, 10))
+        let c = ComposedNode("c") { range in
+            range.min.width == range.max.width
+                ? StackSpec.horizontal(children: [g, h]) : StackSpec.horizontal(children: [h, g])
+        }
+        c.style.flexShrink = 1
+        let root = ComposedNode("root") { _ in StackSpec.horizontal(alignItems: .start, children: [c]) }
+        let range = SizeRange(min: .zero, max: Size(299.8, 100))
+        try onApplyQueue {
+            root.setConstrainedRangeQuietly(range)
+            root.withState { $0.relayoutScheduled = true }  // the passes below are this test's own
+        }
+        defer { root.withState { $0.relayoutScheduled = false } }
+
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(names(c.subnodes) == ["g", "h"])
+        // Only the root changes: its layout is computed again, and c's two layouts are cache hits.
+        root.setNeedsLayout()
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(names(c.subnodes) == ["g", "h"])
+        #expect(g.frame.origin.x == 0 && h.frame.origin.x == 150)
+    }
+
+    /// c changes (a second child, 10 pt taller) while the pass that first places it is computed, after its
+    /// parent laid it out: d's spec, which the stack lays out after c, changes it (as another thread could).
+    func changingTree(under intermediate: Bool) -> (root: ComposedNode, c: ComposedNode, d: ComposedNode) {
+        let g = CountingLeaf("g", size: Size(50, 10))
+        let h = CountingLeaf("h", size: Size(50, 10))
+        let both = Locked(false)
+        let c = ComposedNode("c") { _ in StackSpec.vertical(children: both.withLock { $0 } ? [g, h] : [g]) }
+        let p = ComposedNode("p") { _ in StackSpec.vertical(alignItems: .start, children: [c]) }
+        let changed = Locked(false)
+        let d = ComposedNode("d") { _ in
+            if !changed.withLock({ let was = $0; $0 = true; return was }) {
+                both.withLock { $0 = true }
+                c.setNeedsLayout()
+            }
+            return StackSpec.vertical(children: [CountingLeaf("e", size: Size(50, 10))])
+        }
+        let first: Node = intermediate ? p : c
+        let root = ComposedNode("root") { _ in StackSpec.vertical(alignItems: .start, children: [first, d]) }
+        return (root, c, d)
+    }
+
+    @Test("A part changed after its note, under a cached intermediate node, settles at its new size")
+    func changeBelowIntermediate() throws {
+        let (root, c, d) = changingTree(under: true)
+        try onApplyQueue {
+            root.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(100, 100)))
+            try root.layoutIfNeeded()
+        }
+        #expect(waitUntil { c.frame.size == Size(50, 20) && d.frame.origin.y == 20 })
+        try settle()
+        #expect(names(c.subnodes) == ["g", "h"])
+        #expect(c.frame.size == Size(50, 20))
+        #expect(d.frame.origin.y == 20)
+    }
+
+    @Test("A transition whose pass found a part outdated lays it out again when it completes")
+    func transitionSettles() throws {
+        let (root, c, d) = changingTree(under: false)
+        let outcomes = Outcomes()
+        root.transitionLayout(to: SizeRange(min: .zero, max: Size(100, 100)), animated: false, measureAsync: false) {
+            outcomes.record($0)
+        }
+        #expect(outcomes.done.wait(timeout: .now() + 10) == .success)
+        #expect(waitUntil { names(c.subnodes) == ["g", "h"] && d.frame.origin.y == 20 })
+        try settle()
+        #expect(names(c.subnodes) == ["g", "h"])
+        #expect(c.frame.size == Size(50, 20))
+    }
+
+    @Test("A pass that fails midway keeps no node alive; a pass nested in a spec leaves the outer one intact")
+    func failureAndNesting() throws {
+        weak var weakLeaf: CountingLeaf?
+        do {
+            let leaf = CountingLeaf("noted", size: Size(10, 10))
+            weakLeaf = leaf
+            let bad = CountingLeaf("bad", size: Size(10, 10))
+            bad.style.minWidth = .points(50)
+            bad.style.maxWidth = .points(20)
+            let root = ComposedNode("root") { _ in StackSpec.vertical(children: [leaf, bad]) }
+            #expect(throws: HierarchyError.self) { try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(100, 100))) }
+        }
+        #expect(weakLeaf == nil, "the failed pass's notes released the nodes")
+
+        // A spec that runs a whole pass of another tree (over 16 notes: indexed) while the outer pass lays out.
+        let inner = ComposedNode("inner") { _ in StackSpec.vertical(children: (0..<20).map { CountingLeaf("i\($0)", size: Size(5, 5)) }) }
+        let leaves = (0..<20).map { CountingLeaf("o\($0)", size: Size(10, 10)) }
+        let nesting = ComposedNode("nesting") { _ in
+            let size = (try? LayoutPass.compute(root: inner, range: SizeRange(min: .zero, max: Size(50, 500))))?.rootSize ?? .zero
+            return StackSpec.vertical(children: [CountingLeaf("x", size: size)] + leaves)
+        }
+        nesting.automaticallyManagesSubnodes = true
+        let root = ComposedNode("root") { _ in StackSpec.vertical(children: [nesting]) }
+        let range = SizeRange(min: .zero, max: Size(100, 1000))
+        let pass = try LayoutPass.compute(root: root, range: range)
+        try onApplyQueue { _ = try pass.apply() }
+        #expect(names(nesting.subnodes) == ["x"] + leaves.map { $0.identifier ?? "" })
+        // The inner pass's root is 20 leaves of 5 pt: 100 pt, then o0, o1, o2 of 10 pt each.
+        #expect(leaves[3].frame == Rect(x: 0, y: 100 + 30, width: 10, height: 10))
+        // Again on the same thread, with the spares as the nesting left them.
+        nesting.invalidateLayout()
+        root.invalidateLayout()
+        let again = try LayoutPass.compute(root: root, range: range)
+        try onApplyQueue { _ = try again.apply() }
+        #expect(names(nesting.subnodes).count == 21)
+    }
+}
