@@ -29,6 +29,8 @@ final class PassNotes {
     @exclusivity(unchecked) private var shift = 64
     /// Up to this many notes are scanned from the newest instead of indexed.
     private static let scanned = 16
+    /// The most notes whose buffers a thread's spare keeps between passes.
+    private static let keptCapacity = 1_024
 
     /// Notes `node`'s reading (while its parent lays it out) in the notes a builder refers to (unretained: the
     /// pass holds them).
@@ -87,10 +89,16 @@ final class PassNotes {
         return (notes[found].entry, notes[found].managed, notes[found].subnodes)
     }
 
-    /// Forgets every note (releasing the nodes and layouts), keeping the buffers.
+    /// Forgets every note (releasing the nodes and layouts), keeping the buffers unless a large pass grew them
+    /// (a thread keeps its spare notes: it should not keep a huge tree's worth).
     func clear() {
-        // One at a time: destroyed inline, where removing all goes through the runtime's generic destroy.
-        while !notes.isEmpty { notes.removeLast() }
+        if notes.capacity > Self.keptCapacity {
+            notes = []
+            slots = []
+        } else {
+            // One at a time: destroyed inline, where removing all goes through the runtime's generic destroy.
+            while !notes.isEmpty { notes.removeLast() }
+        }
         mask = 0
     }
 
