@@ -33,8 +33,12 @@ extension Node {
             let inputs = state.pointee.inputs(narrowed)
             guarded.unlock()
             let entry = try computeRootEntry(range, context: context, inputs: inputs)
-            if let layout = entry.layout { return layout.attaching(self) }
-            return try leafLayout(size: entry.size, scale: context.scale).attaching(self)
+            let layout: Layout
+            if let computed = entry.layout { layout = computed } else { layout = try leafLayout(size: entry.size, scale: context.scale) }
+            // Published now, so that the first repeat is already lock-free (if an input changed meanwhile, the
+            // generation no longer matches and the record is never used).
+            rootRecord.publish(RootRecord(range: range, generation: stateGeneration, layout: layout, statistics: context.statistics))
+            return layout.attaching(self)
         }
         guarded.unlock()
         context.statistics.bump(.cacheHits)
