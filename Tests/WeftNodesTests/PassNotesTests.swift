@@ -22,7 +22,7 @@ struct PassNotesTests {
         c.style.flexShrink = 1
         let root = ComposedNode("root") { _ in StackSpec.horizontal(alignItems: .start, children: [c]) }
         let range = SizeRange(min: .zero, max: Size(299.8, 100))
-        try onApplyQueue {
+        onApplyQueue {
             root.setConstrainedRangeQuietly(range)
             root.withState { $0.relayoutScheduled = true }  // the passes below are this test's own
         }
