@@ -33,14 +33,21 @@ extension Node {
     /// The pass runs only for a root that has a ``constrainedRange``. Layouts computed before this call are
     /// never applied over the newer one.
     public func setNeedsLayout() {
-        var root = self
+        invalidateUpward(toBelow: nil).scheduleLayoutPass()
+    }
+
+    /// Invalidates this node and each ancestor, stopping below `end` (nil: up to the root); returns the last
+    /// node invalidated.
+    @discardableResult
+    func invalidateUpward(toBelow end: Node?) -> Node {
+        var last = self
         var current: Node? = self
-        while let node = current {
+        while let node = current, node !== end {
             node.invalidateLayout()
-            root = node
+            last = node
             current = node.supernode
         }
-        root.scheduleLayoutPass()
+        return last
     }
 
     /// Bumps the version and drops cached layouts.
@@ -121,12 +128,6 @@ extension Node {
 
     /// Invalidates each node `result` found outdated and its ancestors up to this node (the root of the pass).
     func invalidateOutdated(after result: LayoutPass.Result) {
-        for node in result.outdated {
-            var current: Node? = node
-            while let ancestor = current, ancestor !== self {
-                ancestor.invalidateLayout()
-                current = ancestor.supernode
-            }
-        }
+        for node in result.outdated { node.invalidateUpward(toBelow: self) }
     }
 }

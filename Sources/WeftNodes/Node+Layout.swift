@@ -29,21 +29,20 @@ extension Node {
         let context = state.pointee.context
         let stateGeneration = state.pointee.generation
         let narrowed = state.pointee.style.narrowed(range, parentSize: range.max)
-        guard let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version) else {
+        let entry: LayoutCache.Entry
+        if let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version) {
+            guarded.unlock()
+            context.statistics.bump(.cacheHits)
+            entry = hit
+        } else {
             let inputs = state.pointee.inputs(narrowed)
             guarded.unlock()
-            let entry = try computeRootEntry(range, context: context, inputs: inputs)
-            let layout: Layout
-            if let computed = entry.layout { layout = computed } else { layout = try leafLayout(size: entry.size, scale: context.scale) }
-            // Published now, so that the first repeat is already lock-free (if an input changed meanwhile, the
-            // generation no longer matches and the record is never used).
-            rootRecord.publish(RootRecord(range: range, generation: stateGeneration, layout: layout, statistics: context.statistics))
-            return layout.attaching(self)
+            entry = try computeRootEntry(range, context: context, inputs: inputs)
         }
-        guarded.unlock()
-        context.statistics.bump(.cacheHits)
         let layout: Layout
-        if let cached = hit.layout { layout = cached } else { layout = try leafLayout(size: hit.size, scale: context.scale) }
+        if let own = entry.layout { layout = own } else { layout = try leafLayout(size: entry.size, scale: context.scale) }
+        // Published for the repeats, computed or cached alike (if an input changed meanwhile, the generation no
+        // longer matches and the record is never used).
         rootRecord.publish(RootRecord(range: range, generation: stateGeneration, layout: layout, statistics: context.statistics))
         return layout.attaching(self)
     }
@@ -120,9 +119,29 @@ extension Node {
     func applyingReading(size: Size, scale: Double) -> (entry: LayoutCache.Entry?, managed: Bool, subnodes: [Node]) {
         let state = guarded.lockedPointer()
         defer { guarded.unlock() }
+        let (managed, subnodes) = Self.walkReading(state)
+        return (state.pointee.cache.lookup(size: size, scale: scale, version: state.pointee.version), managed, subnodes)
+    }
+
+    /// What a layout pass's walk needs of a node besides its entry, read in place under its lock: whether it
+    /// manages its subnodes, and its subnodes if it does.
+    @inline(__always)
+    private static func walkReading(_ state: UnsafeMutablePointer<State>) -> (managed: Bool, subnodes: [Node]) {
         let managed = state.pointee.automaticallyManagesSubnodes
-        return (state.pointee.cache.lookup(size: size, scale: scale, version: state.pointee.version), managed,
-                managed ? state.pointee.subnodes : [])
+        return (managed, managed ? state.pointee.subnodes : [])
+    }
+
+    /// Releases the lock taken by `guarded.lockedPointer()`; in a layout pass (`notes`), first reads what the
+    /// pass's walk needs of this node, to note it with `entry` once the lock is released.
+    @inline(__always)
+    private func unlockNoting(_ state: UnsafeMutablePointer<State>, _ entry: LayoutCache.Entry, in notes: UnsafeMutableRawPointer?) {
+        guard let notes else {
+            guarded.unlock()
+            return
+        }
+        let (managed, subnodes) = Self.walkReading(state)
+        guarded.unlock()
+        PassNotes.note(in: notes, self, entry, managed: managed, subnodes: subnodes)
     }
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
@@ -133,15 +152,7 @@ extension Node {
         let state = guarded.lockedPointer()
         let narrowed = state.pointee.style.narrowed(range, parentSize: parentSize)
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: state.pointee.version) {
-            if let notes = builder.passNotes {
-                // In a layout pass: what the pass's walk needs of this node, in this same reading.
-                let managed = state.pointee.automaticallyManagesSubnodes
-                let subnodes = managed ? state.pointee.subnodes : []
-                guarded.unlock()
-                PassNotes.note(in: notes, self, hit, managed: managed, subnodes: subnodes)
-            } else {
-                guarded.unlock()
-            }
+            unlockNoting(state, hit, in: builder.passNotes)
             builder.counters.cacheHits += 1
             return hit
         }
@@ -192,15 +203,7 @@ extension Node {
         let state = guarded.lockedPointer()
         // A newer version may exist by now; the entry is then simply never looked up.
         state.pointee.cache.store(entry)
-        if noting, let notes = builder.passNotes {
-            // In a layout pass: what the pass's walk needs of this node, in this same section.
-            let managed = state.pointee.automaticallyManagesSubnodes
-            let subnodes = managed ? state.pointee.subnodes : []
-            guarded.unlock()
-            PassNotes.note(in: notes, self, entry, managed: managed, subnodes: subnodes)
-        } else {
-            guarded.unlock()
-        }
+        unlockNoting(state, entry, in: noting ? builder.passNotes : nil)
         return entry
     }
 
