@@ -95,7 +95,9 @@ struct PassNotesTests {
             let bad = CountingLeaf("bad", size: Size(10, 10))
             bad.style.minWidth = .points(50)
             bad.style.maxWidth = .points(20)
-            let root = ComposedNode("root") { _ in StackSpec.vertical(children: [leaf, bad]) }
+            // The leaf is laid out (and noted) first; the bad style is found later, in a sibling's own layout.
+            let failing = ComposedNode("failing") { _ in StackSpec.vertical(children: [bad]) }
+            let root = ComposedNode("root") { _ in StackSpec.vertical(children: [leaf, failing]) }
             #expect(throws: HierarchyError.self) { try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(100, 100))) }
         }
         #expect(weakLeaf == nil, "the failed pass's notes released the nodes")
