@@ -55,19 +55,27 @@ public struct LayoutPass: Sendable {
     /// Computes the pass for `root` laid out in `range`, in the root's ``Node/context``. MAY run on any thread.
     public static func compute(root: Node, range: SizeRange) throws(HierarchyError) -> LayoutPass {
         // One read of the root (its subnodes may change meanwhile only on the apply queue, and applying
-        // diffs against the subnodes it finds then).
-        let (context, found, managed, current) = root.rootLookup(range)
+        // diffs against the subnodes it finds then): its inputs, and its cache entry with its subnodes under its
+        // lock unless it has no entry of its current version (then the root notes them when it stores its entry).
+        let (context, found, rootReading) = root.rootLookup(range)
         // The nodes laid out while the root is computed note their readings, so the walk reads them again
         // only where the root's layout came from its cache.
         let notes = BuilderPool.takeNotes()
         defer { BuilderPool.giveNotes(notes) }
         let entry: LayoutCache.Entry
         do {
-            entry = try root.rootEntry(range, context: context, found, notes: notes)
+            entry = try root.rootEntry(range, context: context, found, notes: notes, notingRoot: rootReading == nil)
         } catch {
             throw .layoutFailed(error)
         }
         notes.index()
+        let (managed, current): (Bool, [Node])
+        if let rootReading {
+            (managed, current) = rootReading
+        } else {
+            let reading = notes.reading(root, size: entry.size, scale: context.scale) ?? root.applyingReading(size: entry.size, scale: context.scale)
+            (managed, current) = (reading.managed, reading.subnodes)
+        }
         var builder = Builder(context: context, notes: notes)
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
@@ -203,15 +211,19 @@ public struct LayoutPass: Sendable {
     /// them when it completes). Returns the result and the root update's diff.
     func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
         try requireApplyQueue(context, "applying a layout", root)
-        // 1. One reading of each node's state (hierarchy state changes only on this queue, so it holds for the
-        //    whole call): parts computed for an outdated version are dropped, with everything below them.
+        // 1. One reading of each node's state, with no lock (hierarchy state changes only on this queue, so it
+        //    holds for the whole call): parts computed for an outdated version are dropped, with everything below
+        //    them.
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?
         for (i, update) in updates.enumerated() {
-            let (version, current, supernode, appliedSize) = update.node.withState { state in
-                (state.version, update.managed ? state.subnodes : [], i > 0 ? state.supernode : nil, state.appliedSize)
-            }
+            // The version without the lock (any thread may bump it); the hierarchy state without it too, as its
+            // only writer (this queue).
+            let version = update.node.currentVersion.load(ordering: .acquiring)
+            let state = update.node.guarded.writerPointer()
+            let (current, supernode, appliedSize) = (
+                update.managed ? state.pointee.subnodes : [], i > 0 ? state.pointee.supernode : nil, state.pointee.appliedSize)
             let skip = (update.parent >= 0 && readings[update.parent].skip) || version != update.version
             readings.append(Reading(skip: skip, current: current, supernode: supernode))
             if i == 0 && !skip { oldRootSize = appliedSize }

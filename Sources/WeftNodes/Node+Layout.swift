@@ -23,27 +23,25 @@ extension Node {
             return record.layout.attaching(self)
         }
         if let published { return published }
-        // Otherwise one read of the node's state (context included, in place as in `cachedOrComputedLayout`): the
-        // cached entry, which is published for next time, or what computing one needs.
-        let state = guarded.lockedPointer()
-        let context = state.pointee.context
-        let stateGeneration = state.pointee.generation
-        let narrowed = state.pointee.style.narrowed(range, parentSize: range.max)
+        // Otherwise the node's inputs from its snapshot, and its cached entry (which is published for next time)
+        // or one computed from those inputs. A node with no entry of its current version stored computes without
+        // taking the lock at all.
+        let (context, narrowed, problem) = readInputs { inputs in
+            (inputs.context, inputs.style.narrowed(range, parentSize: range.max), inputs.styleProblem)
+        }
         let entry: LayoutCache.Entry
-        if let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version) {
-            guarded.unlock()
+        switch lookup(narrowed, problem: problem, scale: context.scale) {
+        case .hit(let hit):
             context.statistics.bump(.cacheHits)
             entry = hit
-        } else {
-            let inputs = state.pointee.inputs(narrowed)
-            guarded.unlock()
+        case .miss(let inputs):
             entry = try computeRootEntry(range, context: context, inputs: inputs)
         }
         let layout: Layout
         if let own = entry.layout { layout = own } else { layout = try leafLayout(size: entry.size, scale: context.scale) }
-        // Published for the repeats, computed or cached alike (if an input changed meanwhile, the generation no
-        // longer matches and the record is never used).
-        rootRecord.publish(RootRecord(range: range, generation: stateGeneration, layout: layout, statistics: context.statistics))
+        // Published for the repeats, computed or cached alike, at the generation loaded before the inputs were
+        // read (if an input changed meanwhile, the generation no longer matches and the record is never used).
+        rootRecord.publish(RootRecord(range: range, generation: generation, layout: layout, statistics: context.statistics))
         return layout.attaching(self)
     }
 
@@ -55,43 +53,68 @@ extension Node {
         return layout
     }
 
-    /// What a layout pass reads of its root, at once: its context; for `range` as a root (the parent size is
-    /// the range's max) its cached entry or what computing one needs; whether it manages its subnodes, and its
-    /// subnodes if it does.
-    func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, managed: Bool, subnodes: [Node]) {
-        withState { state in
-            let context = state.context
-            let managed = state.automaticallyManagesSubnodes
-            return (context, state.lookup(range, parentSize: range.max, scale: context.scale), managed,
-                    managed ? state.subnodes : [])
+    /// What a layout pass reads of its root: its context; for `range` as a root (the parent size is the range's
+    /// max) its cached entry or what computing one needs; and, read with the entry when it takes the node's lock,
+    /// whether it manages its subnodes and its subnodes if it does (nil when no lock was needed: the root then
+    /// notes them when its computed entry is stored).
+    func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, reading: (managed: Bool, subnodes: [Node])?) {
+        let (context, narrowed, problem) = readInputs { inputs in
+            (inputs.context, inputs.style.narrowed(range, parentSize: range.max), inputs.styleProblem)
         }
+        let version = currentVersion.load(ordering: .acquiring)
+        if storedVersion.load(ordering: .acquiring) != version {
+            return (context, .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem)), nil)
+        }
+        let state = guarded.lockedPointer()
+        defer { guarded.unlock() }
+        let reading = Self.walkReading(state)
+        if let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version) {
+            return (context, .hit(hit), reading)
+        }
+        return (context, .miss(LayoutInputs(range: narrowed, version: state.pointee.version, styleProblem: problem)), reading)
     }
 
     /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing; the
     /// work is counted in `context`'s statistics.
     func rootEntry(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> LayoutCache.Entry {
-        let scale = context.scale
-        return try rootEntry(range, context: context, withState { $0.lookup(range, parentSize: range.max, scale: scale) })
+        let (narrowed, problem) = readInputs { inputs in (inputs.style.narrowed(range, parentSize: range.max), inputs.styleProblem) }
+        return try rootEntry(range, context: context, lookup(narrowed, problem: problem, scale: context.scale))
+    }
+
+    /// The cached entry for `narrowed` (a range already narrowed by the style, whose problem is `problem`) at
+    /// `scale` and the current version, or the inputs to compute one from. A node with no entry of its current
+    /// version stored answers without its lock.
+    @inline(__always)
+    func lookup(_ narrowed: SizeRange, problem: LayoutError?, scale: Double) -> CacheLookup {
+        let version = currentVersion.load(ordering: .acquiring)
+        if storedVersion.load(ordering: .acquiring) != version {
+            return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
+        }
+        let state = guarded.lockedPointer()
+        defer { guarded.unlock() }
+        if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: state.pointee.version) { return .hit(hit) }
+        return .miss(LayoutInputs(range: narrowed, version: state.pointee.version, styleProblem: problem))
     }
 
     /// The entry `found` holds, or the one computed from the inputs it holds (and stored).
     /// A layout pass passes its `notes`: every node laid out meanwhile notes its reading there.
+    /// With `notingRoot`, the root notes its own reading too when its entry is stored.
     func rootEntry(
-        _ range: SizeRange, context: LayoutContext, _ found: CacheLookup, notes: PassNotes? = nil
+        _ range: SizeRange, context: LayoutContext, _ found: CacheLookup, notes: PassNotes? = nil, notingRoot: Bool = false
     ) throws(LayoutError) -> LayoutCache.Entry {
         switch found {
         case .hit(let hit):
             context.statistics.bump(.cacheHits)
             return hit
         case .miss(let inputs):
-            return try computeRootEntry(range, context: context, inputs: inputs, notes: notes)
+            return try computeRootEntry(range, context: context, inputs: inputs, notes: notes, notingRoot: notingRoot)
         }
     }
 
     /// The entry for `range` as a root computed from one reading of the node's inputs (and stored); the work is
     /// counted in `context`'s statistics.
     func computeRootEntry(
-        _ range: SizeRange, context: LayoutContext, inputs: LayoutInputs, notes: PassNotes? = nil
+        _ range: SizeRange, context: LayoutContext, inputs: LayoutInputs, notes: PassNotes? = nil, notingRoot: Bool = false
     ) throws(LayoutError) -> LayoutCache.Entry {
         let scale = context.scale
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
@@ -100,7 +123,7 @@ extension Node {
         builder.passNotes = notes.map { Unmanaged.passUnretained($0).toOpaque() }
         let result: Result<LayoutCache.Entry, LayoutError>
         do {
-            result = .success(try computeLayout(range, parentSize: range.max, inputs: inputs, in: &builder, noting: false))
+            result = .success(try computeLayout(range, parentSize: range.max, inputs: inputs, in: &builder, noting: notingRoot))
         } catch {
             result = .failure(error.within("root"))
         }
@@ -145,18 +168,29 @@ extension Node {
     }
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
-        // One read of the node's state: the cached entry, or what computing one needs.
+        // The node's inputs from its snapshot (no lock), then the entry: in a layout pass, one this pass noted
+        // moments ago (a stack measuring a child twice); none stored of the current version, a known miss (no
+        // lock); else one read of the cache under the lock.
         // (In place, not through `CacheLookup`: an enum with a layout in one case and an error in the other is
         // copied by the runtime's value witnesses, several hundred instructions per child.)
         let scale = builder.grid.scale
+        let (narrowed, problem) = readInputs { inputs in (inputs.style.narrowed(range, parentSize: parentSize), inputs.styleProblem) }
+        let version = currentVersion.load(ordering: .acquiring)
+        if let notes = builder.passNotes, let noted = PassNotes.recentEntry(in: notes, self, narrowed, scale: scale, version: version) {
+            builder.counters.cacheHits += 1
+            return noted
+        }
+        if storedVersion.load(ordering: .acquiring) != version {
+            let inputs = LayoutInputs(range: narrowed, version: version, styleProblem: problem)
+            return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
+        }
         let state = guarded.lockedPointer()
-        let narrowed = state.pointee.style.narrowed(range, parentSize: parentSize)
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: state.pointee.version) {
             unlockNoting(state, hit, in: builder.passNotes)
             builder.counters.cacheHits += 1
             return hit
         }
-        let inputs = state.pointee.inputs(narrowed)
+        let inputs = LayoutInputs(range: narrowed, version: state.pointee.version, styleProblem: problem)
         guarded.unlock()
         return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
     }
@@ -203,6 +237,7 @@ extension Node {
         let state = guarded.lockedPointer()
         // A newer version may exist by now; the entry is then simply never looked up.
         state.pointee.cache.store(entry)
+        if entry.version > storedVersion.load(ordering: .relaxed) { storedVersion.store(entry.version, ordering: .releasing) }
         unlockNoting(state, entry, in: noting ? builder.passNotes : nil)
         return entry
     }
@@ -232,35 +267,6 @@ struct LayoutInputs {
 enum CacheLookup {
     case hit(LayoutCache.Entry)
     case miss(LayoutInputs)
-}
-
-extension Node.State {
-    /// The cached entry for `range` under `parentSize` (narrowed by the style, as layout does), or the inputs
-    /// to compute it from. A hit does not check the style (an entry exists only for a style that was valid).
-    @inline(__always)
-    mutating func lookup(_ range: SizeRange, parentSize: Size, scale: Double) -> CacheLookup {
-        let narrowed = style.narrowed(range, parentSize: parentSize)
-        if let hit = cache.lookup(narrowed, scale: scale, version: version) {
-            return .hit(hit)
-        }
-        return .miss(inputs(narrowed))
-    }
-
-    /// The inputs to compute a layout for `narrowed` (the range narrowed by the style) from; the style is checked
-    /// here once per change.
-    @inline(__always)
-    mutating func inputs(_ narrowed: SizeRange) -> LayoutInputs {
-        if !styleChecked {
-            do {
-                try style.validate()
-                styleProblem = nil
-            } catch {
-                styleProblem = error
-            }
-            styleChecked = true
-        }
-        return LayoutInputs(range: narrowed, version: version, styleProblem: styleProblem)
-    }
 }
 
 /// What ``Node/layoutThatFits(_:)`` answered for a root range, published for lock-free repeats: valid while the

@@ -22,34 +22,53 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder
 ///   ``context``; elsewhere it is refused with ``HierarchyError/offApplyQueue(operation:node:)``. Reading the
 ///   hierarchy MAY happen anywhere.
 /// - No lock is held while user code (``layoutSpecThatFits(_:)``, ``calculateSizeThatFits(_:)``), another node
-///   or the layout algorithm runs: each node's state sits behind one lock, touched in short sections only. A
-///   repeated ``layoutThatFits(_:)`` for the range last answered, with no input changed, takes no lock.
+///   or the layout algorithm runs. Each change of a layout input (``style``, ``context``,
+///   ``layoutSpecBlock``, ``automaticallyManagesSubnodes``) publishes an immutable snapshot of them, which
+///   layout reads with no lock (and the version is an atomic). The rest of a node's state (its cache, its place
+///   in the hierarchy) sits behind one lock, touched in short sections only: a cold layout takes it once per
+///   node, to store the node's entry; a repeated ``layoutThatFits(_:)`` for the range last answered, with no
+///   input changed, takes no lock.
 open class Node: LayoutObject, @unchecked Sendable {
-    // @unchecked: all mutable state is in `guarded`, accessed only while holding its lock.
+    // @unchecked: all mutable state is in `guarded`, written only while holding its lock (and read so, except
+    // the hierarchy state by the apply queue, its only writer); the rest are Atomics and PublishedReferences.
 
     struct State {
         // A change of any input a cached layout depends on (the style narrows the range, the context sets the
-        // scale, the version counts invalidations) bumps `generation`; `withState` mirrors it into the node's
-        // `inputsGeneration`, which the lock-free hit compares.
+        // scale, the version counts invalidations) bumps `generation`; a change of an input the snapshot holds
+        // marks it stale. `finishWrite` publishes both (and the version) before the lock is released.
         var style = LayoutStyle() {
             didSet {
+                guard style != oldValue else { return }
                 generation &+= 1
-                styleChecked = false
+                snapshotStale = true
             }
         }
-        /// Whether `styleProblem` is the current style's (checked on the first layout after a change).
-        var styleChecked = false
-        var styleProblem: LayoutError?
-        var context = LayoutContext.default { didSet { generation &+= 1 } }
+        var context = LayoutContext.default {
+            didSet {
+                guard context !== oldValue else { return }
+                generation &+= 1
+                snapshotStale = true
+            }
+        }
         var generation: UInt64 = 0
+        /// Whether an input the published ``Snapshot`` holds changed since it was published.
+        var snapshotStale = false
         var identifier: String?
-        var automaticallyManagesSubnodes = false
-        var layoutSpecBlock: LayoutSpecBlock?
+        var automaticallyManagesSubnodes = false {
+            didSet {
+                guard automaticallyManagesSubnodes != oldValue else { return }
+                version &+= 1
+                snapshotStale = true
+            }
+        }
+        var layoutSpecBlock: LayoutSpecBlock? { didSet { snapshotStale = true } }
         var version: UInt64 = 1 { didSet { generation &+= 1 } }
         var cache = LayoutCache()
         var constrainedRange: SizeRange?
         var relayoutScheduled = false
         var transition: UInt64 = 0
+        // Hierarchy state: written only on the apply queue (always under the lock, so any thread may read it under
+        // the lock; the apply queue, its only writer, also reads it without).
         var subnodes: [Node] = []
         weak var supernode: Node?
         var frame = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -61,19 +80,63 @@ open class Node: LayoutObject, @unchecked Sendable {
         var interfaceState: InterfaceState = []
     }
 
+    /// The layout inputs of one state of the node, immutable, published by every change of them: what layout
+    /// reads without the node's lock (a stack reading a child's style, a lookup narrowing its range, the default
+    /// spec reading the block).
+    final class Snapshot: Sendable {
+        let style: LayoutStyle
+        /// What is wrong with `style` (checked once, when the snapshot is made), or nil.
+        let styleProblem: LayoutError?
+        let context: LayoutContext
+        let automaticallyManagesSubnodes: Bool
+        let layoutSpecBlock: LayoutSpecBlock?
+
+        init(style: LayoutStyle, context: LayoutContext, automaticallyManagesSubnodes: Bool, layoutSpecBlock: LayoutSpecBlock?) {
+            self.style = style
+            do {
+                try style.validate()
+                styleProblem = nil
+            } catch {
+                styleProblem = error
+            }
+            self.context = context
+            self.automaticallyManagesSubnodes = automaticallyManagesSubnodes
+            self.layoutSpecBlock = layoutSpecBlock
+        }
+
+        /// The snapshot of `state`'s inputs (read in place: the state is not copied).
+        static func of(_ state: inout State) -> Snapshot {
+            Snapshot(style: state.style, context: state.context, automaticallyManagesSubnodes: state.automaticallyManagesSubnodes,
+                     layoutSpecBlock: state.layoutSpecBlock)
+        }
+
+        /// A new node's inputs (shared: a node publishes its own snapshot at its first change).
+        static let initial = Snapshot(style: LayoutStyle(), context: .default, automaticallyManagesSubnodes: false, layoutSpecBlock: nil)
+    }
+
     /// The state and its mutex in one allocation (reached through the box, so no exclusivity check runs).
     let guarded = Locked(State())
+    /// The node's layout inputs as last changed: read with no lock (``readInputs(_:)``).
+    let inputs = PublishedReference<Snapshot>()
     /// Whether ``layoutSpecBlock`` is set (stored with it, under the lock): the default
-    /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without taking the lock.
+    /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without reading the snapshot.
     let hasSpecBlock = Atomic<Bool>(false)
     /// `State.generation`, readable without the lock (stored whenever a section changed it, before the lock is
-    /// released).
+    /// released, after the snapshot).
     let inputsGeneration = Atomic<UInt64>(0)
+    /// `State.version`, readable without the lock (stored whenever a section changed it, before the lock is
+    /// released).
+    let currentVersion = Atomic<UInt64>(1)
+    /// The newest version for which a layout was stored in the cache: while it is not the current version, a
+    /// lookup knows it misses without taking the lock.
+    let storedVersion = Atomic<UInt64>(0)
     /// The layout last answered for a root range, and the generation it was computed at: a repeated
     /// ``layoutThatFits(_:)`` for that range is answered from it with no lock.
     let rootRecord = PublishedReference<RootRecord>()
 
-    public init() {}
+    public init() {
+        inputs.publish(Snapshot.initial)
+    }
 
     /// A node with an identifier, a style and, optionally, a layout spec block.
     public convenience init(identifier: String?, style: LayoutStyle = LayoutStyle(), layoutSpec: LayoutSpecBlock? = nil) {
@@ -90,11 +153,29 @@ open class Node: LayoutObject, @unchecked Sendable {
     func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
         try guarded.withLock { state in
             let generation = state.generation
-            defer {
-                if state.generation != generation { inputsGeneration.store(state.generation, ordering: .releasing) }
-            }
+            let version = state.version
+            defer { finishWrite(&state, generation: generation, version: version) }
             return try body(&state)
         }
+    }
+
+    /// Publishes what a critical section changed, before its lock is released: the snapshot first, then the
+    /// version and the generation (a reader that loads the generation before the snapshot never pairs a newer
+    /// generation with an older snapshot).
+    @inline(__always)
+    func finishWrite(_ state: inout State, generation: UInt64, version: UInt64) {
+        if state.snapshotStale {
+            state.snapshotStale = false
+            inputs.publish(Snapshot.of(&state))
+        }
+        if state.version != version { currentVersion.store(state.version, ordering: .releasing) }
+        if state.generation != generation { inputsGeneration.store(state.generation, ordering: .releasing) }
+    }
+
+    /// Reads the node's published inputs, with no lock.
+    @inline(__always)
+    func readInputs<T>(_ body: (Snapshot) -> T) -> T {
+        inputs.withCurrent { snapshot in body(snapshot ?? Snapshot.initial) }
     }
 
     /// The node's lock, for state a subclass keeps in its own stored properties (`lock.withLock { ... }`).
@@ -118,12 +199,13 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// different fields all land. (The node's lock is held while the new value is stored in place, so the
     /// statement must not itself change this node.)
     public var style: LayoutStyle {
-        get { withState { $0.style } }
+        get { readInputs { $0.style } }
         set { withState { $0.style = newValue } }
         _modify {
             let state = guarded.lockedPointer()
+            let (generation, version) = (state.pointee.generation, state.pointee.version)
             defer {
-                inputsGeneration.store(state.pointee.generation, ordering: .releasing)
+                finishWrite(&state.pointee, generation: generation, version: version)
                 guarded.unlock()
             }
             yield &state.pointee.style
@@ -150,7 +232,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// The context the node lays out in (scale, apply queue, layout queue, statistics); ``LayoutContext/default``
     /// until set. A feed sets its own on its cells; a subnode takes its supernode's when it is added.
     public var context: LayoutContext {
-        get { withState { $0.context } }
+        get { readInputs { $0.context } }
         set { withState { $0.context = newValue } }
     }
 
@@ -163,13 +245,13 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// Whether the node's subnodes come from its layout: exactly the nodes of its flattened layout, in layout
     /// order. Such a node refuses ``addSubnode(_:)`` and friends.
     public var automaticallyManagesSubnodes: Bool {
-        get { withState { $0.automaticallyManagesSubnodes } }
+        get { readInputs { $0.automaticallyManagesSubnodes } }
         set { withState { $0.automaticallyManagesSubnodes = newValue } }
     }
 
     /// A block that returns the layout spec, used by the default ``layoutSpecThatFits(_:)``.
     public var layoutSpecBlock: LayoutSpecBlock? {
-        get { withState { $0.layoutSpecBlock } }
+        get { readInputs { $0.layoutSpecBlock } }
         set {
             withState { state in
                 state.layoutSpecBlock = newValue
@@ -180,7 +262,7 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     /// The layout version: bumped by every ``setNeedsLayout()``. A layout computed for an older version is
     /// never applied.
-    public var layoutVersion: UInt64 { withState { $0.version } }
+    public var layoutVersion: UInt64 { currentVersion.load(ordering: .acquiring) }
 
     // MARK: LayoutElement
 

@@ -27,6 +27,8 @@ final class PassNotes {
     @exclusivity(unchecked) private var mask = 0
     /// 64 less log2 of the index's capacity: a hash's top bits pick the first slot.
     @exclusivity(unchecked) private var shift = 64
+    /// How many of the newest notes a lookup while laying out scans for an entry the pass just stored.
+    private static let recent = 8
     /// Up to this many notes are scanned from the newest instead of indexed.
     private static let scanned = 16
     /// The most notes whose buffers a thread's spare keeps between passes.
@@ -41,6 +43,35 @@ final class PassNotes {
         Unmanaged<PassNotes>.fromOpaque(notes)._withUnsafeGuaranteedRef { notes in
             notes.notes.append(Note(id: ObjectIdentifier(node), node: node, entry: entry, managed: managed, subnodes: subnodes))
         }
+    }
+
+    /// A layout of `node` for `range` at `scale` and `version` noted among the last few notes (a stack measuring
+    /// a child again at a range it just used), made the node's latest note if it is not; nil otherwise. Lets a
+    /// pass skip the node's lock for a hit on an entry it stored itself.
+    @inline(__always)
+    static func recentEntry(
+        in notes: UnsafeMutableRawPointer, _ node: Node, _ range: SizeRange, scale: Double, version: UInt64
+    ) -> LayoutCache.Entry? {
+        Unmanaged<PassNotes>.fromOpaque(notes)._withUnsafeGuaranteedRef { notes in notes.recentEntry(node, range, scale: scale, version: version) }
+    }
+
+    private func recentEntry(_ node: Node, _ range: SizeRange, scale: Double, version: UInt64) -> LayoutCache.Entry? {
+        let id = ObjectIdentifier(node)
+        let end = notes.count
+        var i = end - 1
+        var latest = true
+        while i >= 0 && i >= end - Self.recent {
+            if notes[i].id == id {
+                let entry = notes[i].entry
+                if entry.version == version && entry.scale == scale && entry.range == range {
+                    if !latest { notes.append(notes[i]) }
+                    return entry
+                }
+                latest = false
+            }
+            i -= 1
+        }
+        return nil
     }
 
     /// Prepares the lookups, once the computation is done (linear in the notes).

@@ -117,6 +117,14 @@ public struct Locked<Value>: @unchecked Sendable {
         }
     }
 
+    /// The value's address, without taking the lock: for the one queue that is the only writer of the fields
+    /// it reads (it writes them under the lock, so that other threads read them under the lock). Read only those
+    /// fields through it, only on that queue, and write nothing.
+    @inlinable @inline(__always)
+    public func writerPointer() -> UnsafePointer<Value> {
+        storage.withUnsafeMutablePointerToHeader { UnsafePointer($0) }
+    }
+
     /// Releases the lock taken by ``lockedPointer()``.
     @inlinable @inline(__always)
     public func unlock() {

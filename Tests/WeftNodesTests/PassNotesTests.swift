@@ -37,6 +37,56 @@ struct PassNotesTests {
         #expect(g.frame.origin.x == 0 && h.frame.origin.x == 150)
     }
 
+    /// Lays its child out at `first`, then at `second`, then at `first` again, and places the last layout (as a
+    /// spec that measures a child at a trial range before the final one).
+    struct MeasuresTwice: LayoutElement {
+        let child: Node
+        let first: SizeRange
+        let second: SizeRange
+        var style: LayoutStyle { LayoutStyle() }
+        var kindName: String { "measuresTwice" }
+
+        func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+            _ = try child.layout(first, parentSize: range.max, in: &builder)
+            _ = try child.layout(second, parentSize: range.max, in: &builder)
+            let placed = try child.layout(first, parentSize: range.max, in: &builder)
+            return builder.layout(self, size: builder.size(of: placed), sublayout: placed)
+        }
+    }
+
+    /// c is laid out at an exact range (its spec: g then h), at a range that only caps it (h then g; the same
+    /// size), then at the exact range again, which the pass finds among its own notes. The parent places the
+    /// last layout, so c's subnodes are g then h: the note found is made c's latest again.
+    @Test("An entry found among the pass's notes becomes the node's latest note")
+    func noteFoundAgain() throws {
+        let g = CountingLeaf("g", size: Size(150, 10))
+        let h = CountingLeaf("h", size: Size(150, 10))
+        let c = ComposedNode("c") { range in
+            range.min.width == range.max.width
+                ? StackSpec.horizontal(children: [g, h]) : StackSpec.horizontal(children: [h, g])
+        }
+        let exact = SizeRange(exactly: Size(300, 10))
+        let capped = SizeRange(min: .zero, max: Size(300, 10))
+        let root = ComposedNode("root") { _ in MeasuresTwice(child: c, first: exact, second: capped) }
+        onApplyQueue {
+            root.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(400, 100)))
+            root.withState { $0.relayoutScheduled = true }  // the passes below are this test's own
+        }
+        defer { root.withState { $0.relayoutScheduled = false } }
+
+        let before = root.context.statistics.snapshot
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(names(c.subnodes) == ["g", "h"])
+        #expect(g.frame.origin.x == 0 && h.frame.origin.x == 150)
+        // c's third layout is a hit (on the note of its first): two computed, one hit.
+        let work = root.context.statistics.snapshot.subtracting(before)
+        #expect(work.cacheHits >= 1)
+        // Only the root changes: c's layouts are cache hits now, the third again from the notes.
+        root.setNeedsLayout()
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(names(c.subnodes) == ["g", "h"])
+    }
+
     /// c changes (a second child, 10 pt taller) while the pass that first places it is computed, after its
     /// parent laid it out: d's spec, which the stack lays out after c, changes it (as another thread could).
     func changingTree(under intermediate: Bool) -> (root: ComposedNode, c: ComposedNode, d: ComposedNode) {

@@ -15,10 +15,25 @@ func isolatedContext(_ name: String, scale: Double = 2, layoutQueue: DispatchQue
 struct ThreadingContractTests {
     /// Eight threads each set their own style field 2,000 times (in place, or with updateStyle): every last
     /// write is there at the end. Each change used to read the whole style and write it back, losing the others'.
+    /// Two more threads read the style meanwhile, from the published snapshot with no lock: each field only
+    /// grows (every snapshot is a state some write left, published whole).
     @Test("Concurrent style changes of different fields all land")
     func concurrentSetters() {
         let node = Node()
-        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        let regressions = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 10) { thread in
+            if thread >= 8 {
+                var last = LayoutStyle()
+                for _ in 0..<4_000 {
+                    let style = node.style
+                    if style.flexGrow < last.flexGrow || style.flexShrink < last.flexShrink
+                        || style.ascender < last.ascender || style.descender > last.descender {
+                        regressions.add(1, ordering: .relaxed)
+                    }
+                    last = style
+                }
+                return
+            }
             for i in 1...2_000 {
                 let value = Double(i)
                 switch thread {
@@ -38,6 +53,31 @@ struct ThreadingContractTests {
         #expect(style.spacingBefore == 2_000 && style.spacingAfter == 2_000)
         #expect(style.ascender == 2_000 && style.descender == -2_000)
         #expect(style.width == .points(2_000) && style.height == .points(2_000))
+        #expect(regressions.load(ordering: .relaxed) == 0)
+    }
+
+    /// The flag decides which subnodes a pass gives the node, so a pass computed before it changed is outdated:
+    /// the change bumps the version (as setNeedsLayout does), and applying the old pass drops the node's part.
+    @Test("Changing automaticallyManagesSubnodes outdates a pass computed before it")
+    func managedFlagOutdatesPass() throws {
+        let context = isolatedContext("managed flag")
+        let leaf = CountingLeaf("leaf", size: Size(10, 10))
+        let node = ComposedNode("node", managed: false) { _ in StackSpec.vertical(children: [leaf]) }
+        node.context = context
+        leaf.context = context
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        let old = try LayoutPass.compute(root: node, range: range)
+        let version = node.layoutVersion
+        node.automaticallyManagesSubnodes = false
+        #expect(node.layoutVersion == version)
+        node.automaticallyManagesSubnodes = true
+        #expect(node.layoutVersion == version + 1)
+        let stale = try context.applyQueue.sync { try old.apply() }
+        #expect(stale.staleNodes == 2)
+        #expect(node.subnodes.isEmpty)
+        let next = try LayoutPass.compute(root: node, range: range)
+        _ = try context.applyQueue.sync { try next.apply() }
+        #expect(names(node.subnodes) == ["leaf"])
     }
 
     /// Interface state belongs to the apply queue: elsewhere it is refused (it used to do nothing, silently).
