@@ -217,14 +217,16 @@ public struct LayoutPass: Sendable {
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?
-        for (i, update) in updates.enumerated() {
+        // (The loops read each update's fields in place: an update copied whole is a dozen retains.)
+        for i in updates.indices {
             // The version without the lock (any thread may bump it); the hierarchy state without it too, as its
             // only writer (this queue).
-            let version = update.node.currentVersion.load(ordering: .acquiring)
-            let state = update.node.guarded.writerPointer()
-            let (current, supernode, appliedSize) = (
-                update.managed ? state.pointee.subnodes : [], i > 0 ? state.pointee.supernode : nil, state.pointee.appliedSize)
-            let skip = (update.parent >= 0 && readings[update.parent].skip) || version != update.version
+            let node = updates[i].node
+            let version = node.currentVersion.load(ordering: .acquiring)
+            let (current, supernode, appliedSize) = Node.hierarchyReading(
+                node.guarded.writerPointer(), subnodes: updates[i].managed, supernode: i > 0)
+            let parent = updates[i].parent
+            let skip = (parent >= 0 && readings[parent].skip) || version != updates[i].version
             readings.append(Reading(skip: skip, current: current, supernode: supernode))
             if i == 0 && !skip { oldRootSize = appliedSize }
         }
@@ -241,9 +243,11 @@ public struct LayoutPass: Sendable {
         }
         // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass. (A node
         //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.)
-        for (i, update) in updates.enumerated() where update.parent >= 0 && readings[update.parent].plan >= 0 {
+        for i in updates.indices where updates[i].parent >= 0 && readings[updates[i].parent].plan >= 0 {
+            guard let other = readings[i].supernode, other !== updates[updates[i].parent].node else { continue }
+            let update = updates[i]
             let parent = updates[update.parent]
-            if let other = readings[i].supernode, other !== parent.node, !leaving.contains(ObjectIdentifier(update.node)) {
+            if !leaving.contains(ObjectIdentifier(update.node)) {
                 let place = Builder.place(of: update.node, in: parent.node, range: parent.range, scale: context.scale)
                 throw .nodeInTwoPlaces(node: update.node.displayName, first: "a subnode of \(other.displayName)", second: place)
             }
@@ -271,47 +275,47 @@ public struct LayoutPass: Sendable {
         // 5. One write per node, parents first: its place in a parent whose part is applied (entering a managed
         //    parent it is not in yet; its frame there) and, unless its own part is outdated, its subnodes (a
         //    managed node) and applied layout.
-        for (i, update) in updates.enumerated() {
-            let parent = update.parent >= 0 && !readings[update.parent].skip ? updates[update.parent] : nil
+        for i in updates.indices {
+            let parentIndex = updates[i].parent
+            let parent = parentIndex >= 0 && !readings[parentIndex].skip ? updates[parentIndex].node : nil
             let applies = !readings[i].skip
             guard parent != nil || applies else { continue }
-            let enters = parent?.managed == true
+            let enters = parent != nil && updates[parentIndex].managed
+            let node = updates[i].node
             var subnodes: [Node]?
             var diff: HierarchyDiff?
             if applies, readings[i].plan >= 0 {
                 let planned = plans[readings[i].plan].diff
-                subnodes = update.node === transitioning ? planned.removals.map(\.node) + update.newSubnodes : update.newSubnodes
+                subnodes = node === transitioning ? planned.removals.map(\.node) + updates[i].newSubnodes : updates[i].newSubnodes
                 diff = planned
             }
-            update.node.withState { state in
+            let frameInParent = updates[i].frameInParent
+            let (layout, size, version) = (updates[i].layout, updates[i].size, updates[i].version)
+            node.withState { state in
                 if let parent {
-                    if enters && state.supernode !== parent.node {
-                        state.supernode = parent.node
+                    if enters && state.supernode !== parent {
+                        state.supernode = parent
                         state.context = context
                     }
-                    if state.supernode === parent.node { state.frame = update.frameInParent }
+                    if state.supernode === parent { state.frame = frameInParent }
                 }
                 guard applies else { return }
                 if let subnodes {
                     state.subnodes = subnodes
                     state.lastDiff = diff
                 }
-                state.appliedLayout = update.layout
-                state.appliedSize = update.size
-                state.appliedVersion = update.version
-                state.frame.size = update.size
+                state.appliedLayout = layout
+                state.appliedSize = size
+                state.appliedVersion = version
+                state.frame.size = size
                 state.lastError = nil
             }
         }
         if let old = oldRootSize, old != updates[0].size {
             result.rootSizeChange = (old, updates[0].size)
         }
-        let statistics = context.statistics
-        statistics.bump(.insertions, by: result.insertions)
-        statistics.bump(.removals, by: result.removals)
-        statistics.bump(.moves, by: result.moves)
-        statistics.bump(.staleDrops, by: result.staleNodes)
-        statistics.bump(.appliedPasses)
+        context.statistics.addApplied(
+            insertions: result.insertions, removals: result.removals, moves: result.moves, staleDrops: result.staleNodes)
         return result
     }
 

@@ -27,7 +27,7 @@ extension Node {
         // or one computed from those inputs. A node with no entry of its current version stored computes without
         // taking the lock at all.
         let (context, narrowed, problem) = readInputs { inputs in
-            (inputs.context, inputs.style.narrowed(range, parentSize: range.max), inputs.styleProblem)
+            (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
         }
         let entry: LayoutCache.Entry
         switch lookup(narrowed, problem: problem, scale: context.scale) {
@@ -59,7 +59,7 @@ extension Node {
     /// notes them when its computed entry is stored).
     func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, reading: (managed: Bool, subnodes: [Node])?) {
         let (context, narrowed, problem) = readInputs { inputs in
-            (inputs.context, inputs.style.narrowed(range, parentSize: range.max), inputs.styleProblem)
+            (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
         }
         let version = currentVersion.load(ordering: .acquiring)
         if storedVersion.load(ordering: .acquiring) != version {
@@ -77,7 +77,7 @@ extension Node {
     /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing; the
     /// work is counted in `context`'s statistics.
     func rootEntry(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> LayoutCache.Entry {
-        let (narrowed, problem) = readInputs { inputs in (inputs.style.narrowed(range, parentSize: range.max), inputs.styleProblem) }
+        let (narrowed, problem) = readInputs { inputs in (inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem) }
         return try rootEntry(range, context: context, lookup(narrowed, problem: problem, scale: context.scale))
     }
 
@@ -154,6 +154,18 @@ extension Node {
         return (managed, managed ? state.pointee.subnodes : [])
     }
 
+    /// What applying a pass reads of a node's hierarchy state, in place (the state is not copied): its subnodes
+    /// and supernode if asked, and its applied size.
+    @inline(__always)
+    static func hierarchyReading(
+        _ state: UnsafeMutablePointer<State>, subnodes: Bool, supernode: Bool
+    ) -> (subnodes: [Node], supernode: Node?, appliedSize: Size) {
+        var result: (subnodes: [Node], supernode: Node?, appliedSize: Size) = ([], nil, state.pointee.appliedSize)
+        if subnodes { result.subnodes = state.pointee.subnodes }
+        if supernode { result.supernode = state.pointee.supernode }
+        return result
+    }
+
     /// Releases the lock taken by `guarded.lockedPointer()`; in a layout pass (`notes`), first reads what the
     /// pass's walk needs of this node, to note it with `entry` once the lock is released.
     @inline(__always)
@@ -174,7 +186,7 @@ extension Node {
         // (In place, not through `CacheLookup`: an enum with a layout in one case and an error in the other is
         // copied by the runtime's value witnesses, several hundred instructions per child.)
         let scale = builder.grid.scale
-        let (narrowed, problem) = readInputs { inputs in (inputs.style.narrowed(range, parentSize: parentSize), inputs.styleProblem) }
+        let (narrowed, problem) = readInputs { inputs in (inputs.pointee.style.narrowed(range, parentSize: parentSize), inputs.pointee.styleProblem) }
         let version = currentVersion.load(ordering: .acquiring)
         if let notes = builder.passNotes, let noted = PassNotes.recentEntry(in: notes, self, narrowed, scale: scale, version: version) {
             builder.counters.cacheHits += 1

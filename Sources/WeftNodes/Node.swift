@@ -80,10 +80,10 @@ open class Node: LayoutObject, @unchecked Sendable {
         var interfaceState: InterfaceState = []
     }
 
-    /// The layout inputs of one state of the node, immutable, published by every change of them: what layout
-    /// reads without the node's lock (a stack reading a child's style, a lookup narrowing its range, the default
-    /// spec reading the block).
-    final class Snapshot: Sendable {
+    /// The layout inputs of one state of the node, published by every change of them: what layout reads without
+    /// the node's lock (a stack reading a child's style, a lookup narrowing its range, the default spec reading
+    /// the block).
+    struct Snapshot {
         let style: LayoutStyle
         /// What is wrong with `style` (checked once, when the snapshot is made), or nil.
         let styleProblem: LayoutError?
@@ -110,14 +110,19 @@ open class Node: LayoutObject, @unchecked Sendable {
                      layoutSpecBlock: state.layoutSpecBlock)
         }
 
-        /// A new node's inputs (shared: a node publishes its own snapshot at its first change).
-        static let initial = Snapshot(style: LayoutStyle(), context: .default, automaticallyManagesSubnodes: false, layoutSpecBlock: nil)
+        /// A new node's inputs, until its first change (one copy for all nodes, never freed).
+        nonisolated(unsafe) static let initial: UnsafeMutablePointer<Snapshot> = {
+            let pointer = UnsafeMutablePointer<Snapshot>.allocate(capacity: 1)
+            pointer.initialize(to: Snapshot(style: LayoutStyle(), context: .default, automaticallyManagesSubnodes: false, layoutSpecBlock: nil))
+            return pointer
+        }()
     }
 
     /// The state and its mutex in one allocation (reached through the box, so no exclusivity check runs).
     let guarded = Locked(State())
-    /// The node's layout inputs as last changed: read with no lock (``readInputs(_:)``).
-    let inputs = PublishedReference<Snapshot>()
+    /// The node's layout inputs as last changed: read with no lock (``readInputs(_:)``), written under the lock
+    /// (which serializes the writers), in two slots allocated at the first change (no allocation after it).
+    let inputs = DoubleBuffered<Snapshot>()
     /// Whether ``layoutSpecBlock`` is set (stored with it, under the lock): the default
     /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without reading the snapshot.
     let hasSpecBlock = Atomic<Bool>(false)
@@ -134,9 +139,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// ``layoutThatFits(_:)`` for that range is answered from it with no lock.
     let rootRecord = PublishedReference<RootRecord>()
 
-    public init() {
-        inputs.publish(Snapshot.initial)
-    }
+    public init() {}
 
     /// A node with an identifier, a style and, optionally, a layout spec block.
     public convenience init(identifier: String?, style: LayoutStyle = LayoutStyle(), layoutSpec: LayoutSpecBlock? = nil) {
@@ -166,7 +169,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     func finishWrite(_ state: inout State, generation: UInt64, version: UInt64) {
         if state.snapshotStale {
             state.snapshotStale = false
-            inputs.publish(Snapshot.of(&state))
+            inputs.write(Snapshot.of(&state))
         }
         if state.version != version { currentVersion.store(state.version, ordering: .releasing) }
         if state.generation != generation { inputsGeneration.store(state.generation, ordering: .releasing) }
@@ -174,8 +177,8 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     /// Reads the node's published inputs, with no lock.
     @inline(__always)
-    func readInputs<T>(_ body: (Snapshot) -> T) -> T {
-        inputs.withCurrent { snapshot in body(snapshot ?? Snapshot.initial) }
+    func readInputs<T>(_ body: (UnsafeMutablePointer<Snapshot>) -> T) -> T {
+        inputs.read { snapshot in body(snapshot ?? Snapshot.initial) }
     }
 
     /// The node's lock, for state a subclass keeps in its own stored properties (`lock.withLock { ... }`).
@@ -199,7 +202,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// different fields all land. (The node's lock is held while the new value is stored in place, so the
     /// statement must not itself change this node.)
     public var style: LayoutStyle {
-        get { readInputs { $0.style } }
+        get { readInputs { $0.pointee.style } }
         set { withState { $0.style = newValue } }
         _modify {
             let state = guarded.lockedPointer()
@@ -232,7 +235,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// The context the node lays out in (scale, apply queue, layout queue, statistics); ``LayoutContext/default``
     /// until set. A feed sets its own on its cells; a subnode takes its supernode's when it is added.
     public var context: LayoutContext {
-        get { readInputs { $0.context } }
+        get { readInputs { $0.pointee.context } }
         set { withState { $0.context = newValue } }
     }
 
@@ -245,13 +248,13 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// Whether the node's subnodes come from its layout: exactly the nodes of its flattened layout, in layout
     /// order. Such a node refuses ``addSubnode(_:)`` and friends.
     public var automaticallyManagesSubnodes: Bool {
-        get { readInputs { $0.automaticallyManagesSubnodes } }
+        get { readInputs { $0.pointee.automaticallyManagesSubnodes } }
         set { withState { $0.automaticallyManagesSubnodes = newValue } }
     }
 
     /// A block that returns the layout spec, used by the default ``layoutSpecThatFits(_:)``.
     public var layoutSpecBlock: LayoutSpecBlock? {
-        get { readInputs { $0.layoutSpecBlock } }
+        get { readInputs { $0.pointee.layoutSpecBlock } }
         set {
             withState { state in
                 state.layoutSpecBlock = newValue

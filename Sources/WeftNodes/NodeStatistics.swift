@@ -103,6 +103,16 @@ public final class NodeStatistics: Sendable {
         if counters.measurements != 0 { block.add(counters.measurements, to: .measurements) }
     }
 
+    /// Adds what applying one pass did (one lookup of this thread's counters for all of it).
+    func addApplied(insertions: Int, removals: Int, moves: Int, staleDrops: Int) {
+        let block = self.block
+        if insertions != 0 { block.add(insertions, to: .insertions) }
+        if removals != 0 { block.add(removals, to: .removals) }
+        if moves != 0 { block.add(moves, to: .moves) }
+        if staleDrops != 0 { block.add(staleDrops, to: .staleDrops) }
+        block.add(1, to: .appliedPasses)
+    }
+
     /// Counts `measurer`'s shaped-run cache in this instance's snapshots (``Snapshot/textCacheHits`` and
     /// ``Snapshot/textCacheMisses``): the measurer's own counts, so the work of every tree that shares it. Track
     /// each measurer once. ``shared`` tracks ``TextNode/standardMeasurer`` from its first use.

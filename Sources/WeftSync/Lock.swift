@@ -121,8 +121,8 @@ public struct Locked<Value>: @unchecked Sendable {
     /// it reads (it writes them under the lock, so that other threads read them under the lock). Read only those
     /// fields through it, only on that queue, and write nothing.
     @inlinable @inline(__always)
-    public func writerPointer() -> UnsafePointer<Value> {
-        storage.withUnsafeMutablePointerToHeader { UnsafePointer($0) }
+    public func writerPointer() -> UnsafeMutablePointer<Value> {
+        storage.withUnsafeMutablePointerToHeader { $0 }
     }
 
     /// Releases the lock taken by ``lockedPointer()``.

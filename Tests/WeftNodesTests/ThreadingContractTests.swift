@@ -317,3 +317,53 @@ final class CheckedBox: Sendable {
         check = ~value
     }
 }
+
+extension ThreadingContractTests {
+    /// A value with a reference in it and a check of its number, as a node's snapshot holds its context.
+    struct CheckedSlotValue {
+        let box: CheckedBox
+        let value: Int
+        let check: Int
+    }
+
+    /// Readers read the current slot while two writers (serialized by a lock, as a node's lock serializes its
+    /// setters) write 10,000 values each: a reader never sees a half-written value or a released reference (the
+    /// thread sanitizer reports a write into a slot a reader is in as a race), and the last value written is
+    /// the current one.
+    @Test("A double-buffered value is never written while a reader is in its slot")
+    func doubleBufferedReaders() {
+        let holder = DoubleBufferedHolder()
+        let writers = Locked(0)
+        let bad = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+        // Writers and readers alternate (even, odd), so that the first two threads running are one of each.
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            if thread % 2 == 0 {
+                for _ in 0..<10_000 {
+                    writers.withLock { count in
+                        count += 1
+                        holder.slots.write(CheckedSlotValue(box: CheckedBox(count), value: count, check: ~count))
+                    }
+                }
+            } else {
+                for _ in 0..<20_000 {
+                    holder.slots.read { slot in
+                        guard let slot else { return }
+                        let value = slot.pointee
+                        if value.check != ~value.value || value.box.value != value.value || value.box.check != ~value.value {
+                            bad.add(1, ordering: .relaxed)
+                        }
+                        reads.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(bad.load(ordering: .relaxed) == 0)
+        #expect(reads.load(ordering: .relaxed) > 0)
+        #expect(holder.slots.read { $0?.pointee.value } == 20_000)
+    }
+}
+
+final class DoubleBufferedHolder: Sendable {
+    let slots = DoubleBuffered<ThreadingContractTests.CheckedSlotValue>()
+}
