@@ -62,6 +62,9 @@ open class Node: LayoutObject, @unchecked Sendable {
             }
         }
         var layoutSpecBlock: LayoutSpecBlock? { didSet { snapshotStale = true } }
+        /// The published snapshots of the inputs above (``Node/inputSlots`` says which is current): read with no
+        /// lock by layout, so written only by `finishWrite`, into the slot that is not current.
+        var inputs = (Snapshot.initial, Snapshot.initial)
         var version: UInt64 = 1 { didSet { generation &+= 1 } }
         var cache = LayoutCache()
         var constrainedRange: SizeRange?
@@ -110,19 +113,16 @@ open class Node: LayoutObject, @unchecked Sendable {
                      layoutSpecBlock: state.layoutSpecBlock)
         }
 
-        /// A new node's inputs, until its first change (one copy for all nodes, never freed).
-        nonisolated(unsafe) static let initial: UnsafeMutablePointer<Snapshot> = {
-            let pointer = UnsafeMutablePointer<Snapshot>.allocate(capacity: 1)
-            pointer.initialize(to: Snapshot(style: LayoutStyle(), context: .default, automaticallyManagesSubnodes: false, layoutSpecBlock: nil))
-            return pointer
-        }()
+        /// A new node's inputs, until its first change.
+        static let initial = Snapshot(style: LayoutStyle(), context: .default, automaticallyManagesSubnodes: false, layoutSpecBlock: nil)
     }
 
     /// The state and its mutex in one allocation (reached through the box, so no exclusivity check runs).
-    let guarded = Locked(State())
-    /// The node's layout inputs as last changed: read with no lock (``readInputs(_:)``), written under the lock
-    /// (which serializes the writers), in two slots allocated at the first change (no allocation after it).
-    let inputs = DoubleBuffered<Snapshot>()
+    let guarded = Locked(making: { State() })
+    /// Which of `State.inputs` is the current snapshot of the node's layout inputs, and the readers inside: read
+    /// with no lock (``readInputs(_:)``), written under the lock (which serializes the writers), with no
+    /// allocation.
+    let inputSlots = SlotPair()
     /// Whether ``layoutSpecBlock`` is set (stored with it, under the lock): the default
     /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without reading the snapshot.
     let hasSpecBlock = Atomic<Bool>(false)
@@ -169,17 +169,42 @@ open class Node: LayoutObject, @unchecked Sendable {
     func finishWrite(_ state: inout State, generation: UInt64, version: UInt64) {
         if state.snapshotStale {
             state.snapshotStale = false
-            inputs.write(Snapshot.of(&state))
+            if inputSlots.slotToWrite == 0 {
+                state.inputs.0 = Snapshot.of(&state)
+                inputSlots.publish(0)
+            } else {
+                state.inputs.1 = Snapshot.of(&state)
+                inputSlots.publish(1)
+            }
         }
         if state.version != version { currentVersion.store(state.version, ordering: .releasing) }
         if state.generation != generation { inputsGeneration.store(state.generation, ordering: .releasing) }
     }
 
-    /// Reads the node's published inputs, with no lock.
+    /// Reads the node's published inputs, with no lock: the current slot of `State.inputs`, in place (writers
+    /// only assign the other slot, under the lock; no reader is in it). Reached by address from the state's (a
+    /// formal access to the state would overlap the writers' own).
     @inline(__always)
     func readInputs<T>(_ body: (UnsafeMutablePointer<Snapshot>) -> T) -> T {
-        inputs.read { snapshot in body(snapshot ?? Snapshot.initial) }
+        let offset = Self.inputsOffset
+        guard offset >= 0 else {
+            return withState { state in
+                var snapshot = Snapshot.of(&state)
+                return withUnsafeMutablePointer(to: &snapshot, body)
+            }
+        }
+        let slots = (UnsafeMutableRawPointer(guarded.writerPointer()) + offset).assumingMemoryBound(to: Snapshot.self)
+        return inputSlots.read { slot in body(slots + slot) }
     }
+
+    /// Where `State.inputs` lies in the state (a pair of snapshots: two consecutive ones); -1 if the layout
+    /// does not say (never for a stored property: the locked read above is a fallback, not a path).
+    private static let inputsOffset: Int = {
+        guard let offset = MemoryLayout<State>.offset(of: \State.inputs),
+              MemoryLayout<(Snapshot, Snapshot)>.size == MemoryLayout<Snapshot>.stride + MemoryLayout<Snapshot>.size
+        else { return -1 }
+        return offset
+    }()
 
     /// The node's lock, for state a subclass keeps in its own stored properties (`lock.withLock { ... }`).
     var lock: NodeLock { NodeLock(guarded: guarded) }

@@ -86,12 +86,18 @@ public struct Locked<Value>: @unchecked Sendable {
 
     @inlinable
     public init(_ value: Value) {
+        self.init(making: { value })
+    }
+
+    /// A box whose value `make` creates in place (a large value is not made, copied in, then destroyed).
+    @inlinable
+    public init(making make: () -> Value) {
         let buffer = Storage.create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { mutex in
                 mutex.initialize(to: pthread_mutex_t())
                 pthread_mutex_init(mutex, nil)
             }
-            return value
+            return make()
         }
         storage = unsafeDowncast(buffer, to: Storage.self)
     }

@@ -57,70 +57,43 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
     }
 }
 
-/// A value published for readers that take no lock, in two slots that writers alternate between: the same
-/// reclamation as ``PublishedReference`` (readers count themselves in; a writer switches slots, then waits until
-/// no reader is inside), without an allocation per write. The slots are allocated at the first write and live
-/// as long as this.
+/// The protocol of a value published in two slots that writers alternate between, for readers that take no
+/// lock: the same reclamation as ``PublishedReference`` (readers count themselves in; a writer switches slots,
+/// then waits until no reader is inside), without an allocation per write. The owner keeps the two slots
+/// (at a stable address, such as a `Locked` value's storage); this holds which one is current and the count of
+/// readers inside.
 ///
-/// Writers MUST be serialized by the owner (a lock they hold while calling ``write(_:)``). A writer assigns the
-/// slot that is not current: no reader can be in it, since the writer that last switched away from it waited
-/// for every reader inside. Readers never wait; a writer waits only for readers already inside ``read(_:)``.
-public struct DoubleBuffered<Value>: ~Copyable, @unchecked Sendable {
-    // @unchecked: readers only read the current slot; the one writer at a time (serialized by the owner) only
-    // assigns the other one, which no reader can be reading (see above).
-    @usableFromInline let slots = Atomic<UInt>(0)
+/// Writers MUST be serialized by the owner (a lock they hold while writing). A writer assigns the slot that is
+/// not current (``slotToWrite``), then ``publish(_:)``es it: no reader can be in that slot, since the writer
+/// that last switched away from it waited for every reader inside. Readers never wait; a writer waits only for
+/// readers already inside ``read(_:)``.
+public struct SlotPair: ~Copyable, Sendable {
     @usableFromInline let current = Atomic<Int>(0)
     @usableFromInline let readers = Atomic<Int>(0)
-
-    @usableFromInline
-    final class Slots: ManagedBuffer<Void, Value> {
-        deinit {
-            _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 2) }
-        }
-    }
 
     @inlinable
     public init() {}
 
-    /// Calls `body` with the current value's address (nil before the first write), valid only during the call;
-    /// `body` must only read it, and must not block, write this, or call user code.
+    /// Calls `body` with the index of the current slot (0 or 1); `body` must only read that slot, and must not
+    /// block, write, or call user code.
     @inlinable @inline(__always)
-    public func read<Result>(_ body: (UnsafeMutablePointer<Value>?) -> Result) -> Result {
+    public func read<Result>(_ body: (Int) -> Result) -> Result {
         readers.add(1, ordering: .sequentiallyConsistent)
         defer { readers.subtract(1, ordering: .sequentiallyConsistent) }
-        guard let raw = UnsafeRawPointer(bitPattern: slots.load(ordering: .sequentiallyConsistent)) else { return body(nil) }
-        let index = current.load(ordering: .sequentiallyConsistent)
-        return Unmanaged<Slots>.fromOpaque(raw)._withUnsafeGuaranteedRef { slots in
-            slots.withUnsafeMutablePointerToElements { body($0 + index) }
-        }
+        return body(current.load(ordering: .sequentiallyConsistent))
     }
 
-    /// Makes `value` the current one. Callers MUST serialize their writes, and never write from inside ``read(_:)``.
+    /// The slot a writer assigns next (the one that is not current). Writers only.
     @inlinable
-    public func write(_ value: consuming Value) {
-        guard let raw = UnsafeRawPointer(bitPattern: slots.load(ordering: .sequentiallyConsistent)) else {
-            // The first write: both slots start as `value`, published with the storage.
-            let storage = unsafeDowncast(Slots.create(minimumCapacity: 2) { _ in }, to: Slots.self)
-            let elements = storage.withUnsafeMutablePointerToElements { $0 }  // stable while `storage` lives
-            (elements + 1).initialize(to: copy value)
-            elements.initialize(to: value)
-            let bits = UInt(bitPattern: Unmanaged.passRetained(storage).toOpaque())
-            slots.store(bits, ordering: .sequentiallyConsistent)
-            return
-        }
-        let next = 1 - current.load(ordering: .sequentiallyConsistent)
-        let elements = Unmanaged<Slots>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.withUnsafeMutablePointerToElements { $0 } }
-        (elements + next).pointee = value
-        current.store(next, ordering: .sequentiallyConsistent)
+    public var slotToWrite: Int { 1 - current.load(ordering: .sequentiallyConsistent) }
+
+    /// Makes `slot` (just assigned) the current one, and waits until no reader is left in the other. Writers only;
+    /// never from inside ``read(_:)``.
+    @inlinable
+    public func publish(_ slot: Int) {
+        current.store(slot, ordering: .sequentiallyConsistent)
         while readers.load(ordering: .sequentiallyConsistent) != 0 {
             sched_yield()
-        }
-    }
-
-    deinit {
-        // No reader is left: the owner is being destroyed.
-        if let raw = UnsafeRawPointer(bitPattern: slots.load(ordering: .acquiring)) {
-            Unmanaged<Slots>.fromOpaque(raw).release()
         }
     }
 }
