@@ -275,6 +275,7 @@ public struct LayoutPass: Sendable {
         // 5. One write per node, parents first: its place in a parent whose part is applied (entering a managed
         //    parent it is not in yet; its frame there) and, unless its own part is outdated, its subnodes (a
         //    managed node) and applied layout.
+        let context = self.context  // (captured by the write below: the pass itself is not)
         for i in updates.indices {
             let parentIndex = updates[i].parent
             let parent = parentIndex >= 0 && !readings[parentIndex].skip ? updates[parentIndex].node : nil
