@@ -76,12 +76,13 @@ public struct LayoutPass: Sendable {
             let reading = notes.reading(root, size: entry.size, scale: context.scale) ?? root.applyingReading(size: entry.size, scale: context.scale)
             (managed, current) = (reading.managed, reading.subnodes)
         }
-        var builder = Builder(context: context, notes: notes)
+        var builder = Builder(context: context, notes: notes, placed: notes.takePlaced())
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
         try builder.visit(root, entry, managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
         try builder.checkEachNodeOnce()
+        notes.givePlaced(&builder.placed)
         return LayoutPass(root: root, range: range, context: context, updates: builder.updates, changed: builder.changed)
     }
 
@@ -89,8 +90,9 @@ public struct LayoutPass: Sendable {
         let context: LayoutContext
         let notes: PassNotes
         var updates: [Update] = []
-        /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places.
-        var placed: [(node: ObjectIdentifier, update: Int)] = []
+        /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places
+        /// (the thread's buffer, kept with its notes).
+        var placed: [(node: ObjectIdentifier, update: Int)]
         /// The children whose layout for the size their parent gave them was no longer cached.
         var changed: [Node] = []
 

@@ -120,6 +120,23 @@ final class PassNotes {
         return (notes[found].entry, notes[found].managed, notes[found].subnodes)
     }
 
+    /// A pass's list of placed nodes, kept here between passes (empty, its capacity kept unless a large pass
+    /// grew it): a pass takes it, and gives it back when it is done.
+    @exclusivity(unchecked) private var placed: [(node: ObjectIdentifier, update: Int)] = []
+
+    func takePlaced() -> [(node: ObjectIdentifier, update: Int)] {
+        var taken: [(node: ObjectIdentifier, update: Int)] = []
+        swap(&taken, &placed)
+        return taken
+    }
+
+    /// Takes `buffer` back (leaving it empty), emptied in place.
+    func givePlaced(_ buffer: inout [(node: ObjectIdentifier, update: Int)]) {
+        guard buffer.capacity <= Self.keptCapacity else { return }
+        buffer.removeAll(keepingCapacity: true)
+        swap(&placed, &buffer)
+    }
+
     /// Forgets every note (releasing the nodes and layouts), keeping the buffers unless a large pass grew them
     /// (a thread keeps its spare notes: it should not keep a huge tree's worth).
     func clear() {
