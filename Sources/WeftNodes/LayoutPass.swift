@@ -213,20 +213,19 @@ public struct LayoutPass: Sendable {
     /// them when it completes). Returns the result and the root update's diff.
     func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
         try requireApplyQueue(context, "applying a layout", root)
-        // 1. One reading of each node's state, with no lock (hierarchy state changes only on this queue, so it
-        //    holds for the whole call): parts computed for an outdated version are dropped, with everything below
-        //    them.
+        // 1. One reading of each node's state (under its lock: another apply queue may be changing a node that
+        //    belongs to two trees, which the checks below refuse): parts computed for an outdated version are
+        //    dropped, with everything below them.
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?
         // (The loops read each update's fields in place: an update copied whole is a dozen retains.)
         for i in updates.indices {
-            // The version without the lock (any thread may bump it); the hierarchy state without it too, as its
-            // only writer (this queue).
             let node = updates[i].node
             let version = node.currentVersion.load(ordering: .acquiring)
-            let (current, supernode, appliedSize) = Node.hierarchyReading(
-                node.guarded.writerPointer(), subnodes: updates[i].managed, supernode: i > 0)
+            let state = node.guarded.lockedPointer()
+            let (current, supernode, appliedSize) = Node.hierarchyReading(state, subnodes: updates[i].managed, supernode: i > 0)
+            node.guarded.unlock()
             let parent = updates[i].parent
             let skip = (parent >= 0 && readings[parent].skip) || version != updates[i].version
             readings.append(Reading(skip: skip, current: current, supernode: supernode))

@@ -26,11 +26,12 @@ extension Node {
         // Otherwise the node's inputs from its snapshot, and its cached entry (which is published for next time)
         // or one computed from those inputs. A node with no entry of its current version stored computes without
         // taking the lock at all.
+        let version = currentVersion.load(ordering: .acquiring)
         let (context, narrowed, problem) = readInputs { inputs in
             (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
         }
         let entry: LayoutCache.Entry
-        switch lookup(narrowed, problem: problem, scale: context.scale) {
+        switch lookup(narrowed, problem: problem, scale: context.scale, version: version) {
         case .hit(let hit):
             context.statistics.bump(.cacheHits)
             entry = hit
@@ -58,42 +59,46 @@ extension Node {
     /// whether it manages its subnodes and its subnodes if it does (nil when no lock was needed: the root then
     /// notes them when its computed entry is stored).
     func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, reading: (managed: Bool, subnodes: [Node])?) {
+        let version = currentVersion.load(ordering: .acquiring)
         let (context, narrowed, problem) = readInputs { inputs in
             (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
         }
-        let version = currentVersion.load(ordering: .acquiring)
         if storedVersion.load(ordering: .acquiring) != version {
             return (context, .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem)), nil)
         }
         let state = guarded.lockedPointer()
         defer { guarded.unlock() }
         let reading = Self.walkReading(state)
-        if let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: state.pointee.version) {
+        if let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: version) {
             return (context, .hit(hit), reading)
         }
-        return (context, .miss(LayoutInputs(range: narrowed, version: state.pointee.version, styleProblem: problem)), reading)
+        return (context, .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem)), reading)
     }
 
     /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing; the
     /// work is counted in `context`'s statistics.
     func rootEntry(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> LayoutCache.Entry {
+        let version = currentVersion.load(ordering: .acquiring)
         let (narrowed, problem) = readInputs { inputs in (inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem) }
-        return try rootEntry(range, context: context, lookup(narrowed, problem: problem, scale: context.scale))
+        return try rootEntry(range, context: context, lookup(narrowed, problem: problem, scale: context.scale, version: version))
     }
 
     /// The cached entry for `narrowed` (a range already narrowed by the style, whose problem is `problem`) at
-    /// `scale` and the current version, or the inputs to compute one from. A node with no entry of its current
-    /// version stored answers without its lock.
+    /// `scale` and `version`, or the inputs to compute one from. A node with no entry of that version stored
+    /// answers without its lock.
+    ///
+    /// `version` MUST be loaded before the snapshot the range and problem come from is read: a writer publishes
+    /// a snapshot before it bumps the version, so the inputs are then at least as new as the version (an older
+    /// version only makes an entry that is never used), never older (an old style's entry under the new version).
     @inline(__always)
-    func lookup(_ narrowed: SizeRange, problem: LayoutError?, scale: Double) -> CacheLookup {
-        let version = currentVersion.load(ordering: .acquiring)
+    func lookup(_ narrowed: SizeRange, problem: LayoutError?, scale: Double, version: UInt64) -> CacheLookup {
         if storedVersion.load(ordering: .acquiring) != version {
             return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
         }
         let state = guarded.lockedPointer()
         defer { guarded.unlock() }
-        if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: state.pointee.version) { return .hit(hit) }
-        return .miss(LayoutInputs(range: narrowed, version: state.pointee.version, styleProblem: problem))
+        if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) { return .hit(hit) }
+        return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
     }
 
     /// The entry `found` holds, or the one computed from the inputs it holds (and stored).
@@ -186,8 +191,9 @@ extension Node {
         // (In place, not through `CacheLookup`: an enum with a layout in one case and an error in the other is
         // copied by the runtime's value witnesses, several hundred instructions per child.)
         let scale = builder.grid.scale
-        let (narrowed, problem) = readInputs { inputs in (inputs.pointee.style.narrowed(range, parentSize: parentSize), inputs.pointee.styleProblem) }
+        // The version first (see `lookup`).
         let version = currentVersion.load(ordering: .acquiring)
+        let (narrowed, problem) = readInputs { inputs in (inputs.pointee.style.narrowed(range, parentSize: parentSize), inputs.pointee.styleProblem) }
         if let notes = builder.passNotes, let noted = PassNotes.recentEntry(in: notes, self, narrowed, scale: scale, version: version) {
             builder.counters.cacheHits += 1
             return noted
@@ -197,13 +203,13 @@ extension Node {
             return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
         }
         let state = guarded.lockedPointer()
-        if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: state.pointee.version) {
+        if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) {
             unlockNoting(state, hit, in: builder.passNotes)
             builder.counters.cacheHits += 1
             return hit
         }
-        let inputs = LayoutInputs(range: narrowed, version: state.pointee.version, styleProblem: problem)
         guarded.unlock()
+        let inputs = LayoutInputs(range: narrowed, version: version, styleProblem: problem)
         return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
     }
 

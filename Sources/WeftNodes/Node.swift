@@ -29,8 +29,9 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder
 ///   node, to store the node's entry; a repeated ``layoutThatFits(_:)`` for the range last answered, with no
 ///   input changed, takes no lock.
 open class Node: LayoutObject, @unchecked Sendable {
-    // @unchecked: all mutable state is in `guarded`, written only while holding its lock (and read so, except
-    // the hierarchy state by the apply queue, its only writer); the rest are Atomics and PublishedReferences.
+    // @unchecked: all mutable state is in `guarded`, written only while holding its lock and read so, except the
+    // input snapshots, which readers reach through `inputSlots` (a SlotPair) with no lock; the rest are Atomics
+    // and a PublishedReference.
 
     struct State {
         // A change of any input a cached layout depends on (the style narrows the range, the context sets the
@@ -39,6 +40,7 @@ open class Node: LayoutObject, @unchecked Sendable {
         var style = LayoutStyle() {
             didSet {
                 guard style != oldValue else { return }
+                styleChanges &+= 1
                 generation &+= 1
                 snapshotStale = true
             }
@@ -51,6 +53,9 @@ open class Node: LayoutObject, @unchecked Sendable {
             }
         }
         var generation: UInt64 = 0
+        /// Counts changes of `style` (what ``Node/updateStyle(_:)`` compares: a style holding a NaN is not equal
+        /// to itself).
+        var styleChanges: UInt64 = 0
         /// Whether an input the published ``Snapshot`` holds changed since it was published.
         var snapshotStale = false
         var identifier: String?
@@ -70,8 +75,7 @@ open class Node: LayoutObject, @unchecked Sendable {
         var constrainedRange: SizeRange?
         var relayoutScheduled = false
         var transition: UInt64 = 0
-        // Hierarchy state: written only on the apply queue (always under the lock, so any thread may read it under
-        // the lock; the apply queue, its only writer, also reads it without).
+        // Hierarchy state: written only on an apply queue, under the lock.
         var subnodes: [Node] = []
         weak var supernode: Node?
         var frame = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -169,12 +173,16 @@ open class Node: LayoutObject, @unchecked Sendable {
     func finishWrite(_ state: inout State, generation: UInt64, version: UInt64) {
         if state.snapshotStale {
             state.snapshotStale = false
+            // The new snapshot into the slot that is not current, published; then the old one (no reader is left
+            // in it) lets go of what it held (a replaced spec block, and what it captured; a replaced context).
             if inputSlots.slotToWrite == 0 {
                 state.inputs.0 = Snapshot.of(&state)
                 inputSlots.publish(0)
+                state.inputs.1 = Snapshot.initial
             } else {
                 state.inputs.1 = Snapshot.of(&state)
                 inputSlots.publish(1)
+                state.inputs.0 = Snapshot.initial
             }
         }
         if state.version != version { currentVersion.store(state.version, ordering: .releasing) }
@@ -193,7 +201,7 @@ open class Node: LayoutObject, @unchecked Sendable {
                 return withUnsafeMutablePointer(to: &snapshot, body)
             }
         }
-        let slots = (UnsafeMutableRawPointer(guarded.writerPointer()) + offset).assumingMemoryBound(to: Snapshot.self)
+        let slots = (UnsafeMutableRawPointer(guarded.valueAddress()) + offset).assumingMemoryBound(to: Snapshot.self)
         return inputSlots.read { slot in body(slots + slot) }
     }
 
@@ -245,11 +253,11 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// style from the one it is given).
     public func updateStyle(_ change: (inout LayoutStyle) -> Void) {
         while true {
-            let original = style
+            let (original, changes) = withState { state in (state.style, state.styleChanges) }
             var changed = original
             change(&changed)
             let stored = withState { state -> Bool in
-                guard state.style == original else { return false }
+                guard state.styleChanges == changes else { return false }
                 state.style = changed
                 return true
             }

@@ -123,11 +123,10 @@ public struct Locked<Value>: @unchecked Sendable {
         }
     }
 
-    /// The value's address, without taking the lock: for the one queue that is the only writer of the fields
-    /// it reads (it writes them under the lock, so that other threads read them under the lock). Read only those
-    /// fields through it, only on that queue, and write nothing.
-    @inlinable @inline(__always)
-    public func writerPointer() -> UnsafeMutablePointer<Value> {
+    /// The value's address (stable for the box's lifetime), without taking the lock: for a lock-free protocol over
+    /// a part of the value that its writers keep while holding the lock (such as two slots that a ``SlotPair``
+    /// alternates between). Read through it only what that protocol makes safe, and write nothing.
+    public func valueAddress() -> UnsafeMutablePointer<Value> {
         storage.withUnsafeMutablePointerToHeader { $0 }
     }
 

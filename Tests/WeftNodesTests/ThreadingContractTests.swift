@@ -376,7 +376,7 @@ final class SlotPairHolder: Sendable {
     let pair = SlotPair()
 
     func read<T>(_ body: (ThreadingContractTests.CheckedSlotValue) -> T) -> T {
-        let state = slots.writerPointer()
+        let state = slots.valueAddress()
         return pair.read { slot in body(slot == 0 ? state.pointee.values.0 : state.pointee.values.1) }
     }
 }

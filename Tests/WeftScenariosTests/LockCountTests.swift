@@ -13,8 +13,7 @@ import WeftScenarios
 /// hit takes one (the cache is read under the lock), except in a layout pass for an entry the pass itself
 /// noted moments ago (a stack measuring a leaf twice). A pass takes every node its root's layout places from the
 /// readings noted while that layout was computed (so it reads a node only when the root's layout came from the
-/// cache). Applying reads each node's hierarchy state without a lock (the apply queue is its only writer) and
-/// writes each node once.
+/// cache). Applying reads each node once and writes it once.
 @Suite("Locks taken per operation (debug builds count them)")
 struct LockCountTests {
     /// A context of its own (so that its statistics count this test's work only), with this thread's counters
@@ -118,12 +117,12 @@ struct LockCountTests {
         let cached = try LockCount.taken { () throws(HierarchyError) in try LayoutPass.compute(root: cell, range: BenchmarkCell.range) }
         #expect(cached.locks == 1 + 5)
 
-        // Applying: one write per node (the reads need no lock).
+        // Applying: one read and one write per node.
         let pass = cold.result
         let apply = try passContext.applyQueue.sync {
             try LockCount.taken { () throws(HierarchyError) in try pass.apply() }
         }
-        #expect(apply.locks == 6)
+        #expect(apply.locks == 2 * 6)
         #expect(cell.subnodes.count == 5)
     }
 

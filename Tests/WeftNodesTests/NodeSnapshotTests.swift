@@ -1,0 +1,131 @@
+import Dispatch
+import Synchronization
+import Testing
+import WeftLayout
+@testable import WeftNodes
+
+/// A node's layout inputs are published snapshots (two slots in its state, alternated by a `SlotPair`). These
+/// pin what an independent review found when it tried to break them: replaced inputs are let go at once, a
+/// lookup never pairs an old style with a new version, and applying a pass reads nodes safely when two apply
+/// queues touch one node.
+@Suite("Node input snapshots")
+struct NodeSnapshotTests {
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    final class Watched: Sendable {
+        let flag: Flag
+        init(_ flag: Flag) { self.flag = flag }
+        deinit { flag.value.store(true, ordering: .relaxed) }
+    }
+
+    /// Clearing a spec block is how a block that captured its own node lets it go: the old block (and what it
+    /// captured) goes at once, not when a later change reuses the snapshot slot that held it.
+    @Test("A replaced spec block, and what it captured, is released at once")
+    func replacedBlockReleased() {
+        let flag = Flag()
+        let node = Node()
+        do {
+            let watched = Watched(flag)
+            node.layoutSpecBlock = { _, _, _ in _ = watched; return nil }
+        }
+        #expect(flag.value.load(ordering: .relaxed) == false)
+        node.layoutSpecBlock = nil
+        #expect(flag.value.load(ordering: .relaxed) == true)
+
+        weak var weakNode: Node?
+        do {
+            let cyclic = Node()
+            weakNode = cyclic
+            cyclic.layoutSpecBlock = { [cyclic] _, _, _ in _ = cyclic; return nil }
+            cyclic.layoutSpecBlock = nil
+        }
+        #expect(weakNode == nil)
+    }
+
+    @Test("A replaced context is released at once")
+    func replacedContextReleased() {
+        let node = Node()
+        weak var weakContext: LayoutContext?
+        do {
+            let context = LayoutContext(scale: 3, applyQueue: ApplyQueue(label: "test.snapshot.context"))
+            weakContext = context
+            node.context = context
+            #expect(node.context.scale == 3)
+            node.context = .default
+        }
+        #expect(weakContext == nil)
+        #expect(node.context === LayoutContext.default)
+    }
+
+    /// A layout reads the version, then the snapshot. A writer that changes the style and then invalidates
+    /// between the two reads leaves the reader with the old version: its entry (from the old style) is never
+    /// used, and the next layout sees the new style (here invalid, so it fails). Read in the other order, the
+    /// old style's entry was stored under the new version and answered every later lookup, hiding the error.
+    @Test("A layout racing a style change and an invalidation never stores the old style under the new version")
+    func versionBeforeInputs() throws {
+        let node = Node()
+        node.context = LayoutContext(scale: 2, applyQueue: ApplyQueue(label: "test.snapshot.version"))
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        // The reader's steps, as layoutThatFits takes them, with the writer in between.
+        let version = node.currentVersion.load(ordering: .acquiring)
+        let (context, narrowed, problem) = node.readInputs { inputs in
+            (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
+        }
+        node.style.flexGrow = -1
+        node.invalidateLayout()
+        switch node.lookup(narrowed, problem: problem, scale: context.scale, version: version) {
+        case .hit:
+            Issue.record("nothing was stored: a hit is impossible")
+        case .miss(let inputs):
+            #expect(inputs.version == version && version < node.layoutVersion)
+            _ = try node.computeRootEntry(range, context: context, inputs: inputs)
+        }
+        #expect(throws: LayoutError.self) { _ = try node.layoutThatFits(range) }
+    }
+
+    /// n manages its subnodes and is laid out as a root in context 2 (its passes applied on queue 2) and as a
+    /// child of r in context 1 (r's pass, applied on queue 1, reads n's subnodes). Both queues apply at once:
+    /// every read of n's hierarchy state is under its lock (the thread sanitizer reported the unlocked read that
+    /// assumed one apply queue per node), and every apply either lands or is refused with an error.
+    @Test("Passes applied on two apply queues that share a node read it safely")
+    func twoApplyQueuesShareANode() throws {
+        let first = LayoutContext(scale: 2, applyQueue: ApplyQueue(label: "test.snapshot.q1"))
+        let second = LayoutContext(scale: 2, applyQueue: ApplyQueue(label: "test.snapshot.q2"))
+        let a = CountingLeaf("a", size: Size(10, 10))
+        let b = CountingLeaf("b", size: Size(10, 10))
+        let n = ComposedNode("n", managed: true) { range in StackSpec.vertical(children: [range.max.width > 50 ? a : b]) }
+        for node in [a, b, n] as [Node] { node.context = second }
+        let r = ComposedNode("r", managed: false) { _ in StackSpec.vertical(children: [n]) }
+        r.context = first
+        let wide = try LayoutPass.compute(root: n, range: SizeRange(min: .zero, max: Size(100, 100)))
+        let narrow = try LayoutPass.compute(root: n, range: SizeRange(min: .zero, max: Size(40, 100)))
+        let outer = try LayoutPass.compute(root: r, range: SizeRange(min: .zero, max: Size(100, 100)))
+        let outcomes = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for i in 0..<2_000 {
+                if thread == 0 {
+                    first.applyQueue.sync { _ = try? outer.apply() }
+                } else {
+                    second.applyQueue.sync { _ = try? (i % 2 == 0 ? narrow : wide).apply() }
+                }
+                outcomes.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(outcomes.load(ordering: .relaxed) == 4_000)
+        #expect(n.subnodes.count == 1)
+    }
+
+    /// A style holding a NaN (bad input, reported when the node is laid out) is not equal to itself: updateStyle,
+    /// which stores its change only over the style it was computed from, compares a count of style changes, not
+    /// styles (it used to loop forever).
+    @Test("updateStyle returns on a style that holds a NaN")
+    func updateStyleWithNaN() {
+        let node = Node()
+        node.style.width = .points(.nan)
+        node.updateStyle { $0.flexGrow = 1 }
+        #expect(node.style.flexGrow == 1)
+        #expect(throws: LayoutError.self) { _ = try node.layoutThatFits(SizeRange(min: .zero, max: Size(10, 10))) }
+    }
+}
