@@ -26,10 +26,7 @@ extension Node {
         // Otherwise the node's inputs from its snapshot, and its cached entry (which is published for next time)
         // or one computed from those inputs. A node with no entry of its current version stored computes without
         // taking the lock at all.
-        let version = currentVersion.load(ordering: .acquiring)
-        let (context, narrowed, problem) = readInputs { inputs in
-            (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
-        }
+        let (version, context, narrowed, problem) = rootInputs(range)
         let entry: LayoutCache.Entry
         switch lookup(narrowed, problem: problem, scale: context.scale, version: version) {
         case .hit(let hit):
@@ -59,27 +56,37 @@ extension Node {
     /// whether it manages its subnodes and its subnodes if it does (nil when no lock was needed: the root then
     /// notes them when its computed entry is stored).
     func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, reading: (managed: Bool, subnodes: [Node])?) {
-        let version = currentVersion.load(ordering: .acquiring)
-        let (context, narrowed, problem) = readInputs { inputs in
-            (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
-        }
-        if storedVersion.load(ordering: .acquiring) != version {
+        let (version, context, narrowed, problem) = rootInputs(range)
+        if storedNothing(of: version) {
             return (context, .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem)), nil)
         }
         let state = guarded.lockedPointer()
         defer { guarded.unlock() }
-        let reading = Self.walkReading(state)
-        if let hit = state.pointee.cache.lookup(narrowed, scale: context.scale, version: version) {
-            return (context, .hit(hit), reading)
+        return (context, Self.cachedOrInputs(state, narrowed, problem: problem, scale: context.scale, version: version),
+                Self.walkReading(state))
+    }
+
+    /// The version, then (see `lookup`) from the snapshot: the context, `range` as a root (the parent size is the
+    /// range's max) narrowed by the style, and the style's problem.
+    @inline(__always)
+    private func rootInputs(_ range: SizeRange) -> (version: UInt64, context: LayoutContext, narrowed: SizeRange, problem: LayoutError?) {
+        let version = currentVersion.load(ordering: .acquiring)
+        let (context, narrowed, problem) = readInputs { inputs in
+            (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
         }
-        return (context, .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem)), reading)
+        return (version, context, narrowed, problem)
+    }
+
+    /// Whether no entry of `version` was ever stored: a lookup for it misses, known without the lock.
+    @inline(__always)
+    private func storedNothing(of version: UInt64) -> Bool {
+        storedVersion.load(ordering: .acquiring) != version
     }
 
     /// The cache entry for `range` as a root (the parent size is the range's max), computed if missing; the
     /// work is counted in `context`'s statistics.
     func rootEntry(_ range: SizeRange, context: LayoutContext) throws(LayoutError) -> LayoutCache.Entry {
-        let version = currentVersion.load(ordering: .acquiring)
-        let (narrowed, problem) = readInputs { inputs in (inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem) }
+        let (version, _, narrowed, problem) = rootInputs(range)
         return try rootEntry(range, context: context, lookup(narrowed, problem: problem, scale: context.scale, version: version))
     }
 
@@ -92,11 +99,20 @@ extension Node {
     /// version only makes an entry that is never used), never older (an old style's entry under the new version).
     @inline(__always)
     func lookup(_ narrowed: SizeRange, problem: LayoutError?, scale: Double, version: UInt64) -> CacheLookup {
-        if storedVersion.load(ordering: .acquiring) != version {
+        if storedNothing(of: version) {
             return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
         }
         let state = guarded.lockedPointer()
         defer { guarded.unlock() }
+        return Self.cachedOrInputs(state, narrowed, problem: problem, scale: scale, version: version)
+    }
+
+    /// The cached entry for `narrowed` at `scale` and `version`, or the inputs to compute one from, read in place
+    /// under the node's lock.
+    @inline(__always)
+    private static func cachedOrInputs(
+        _ state: UnsafeMutablePointer<State>, _ narrowed: SizeRange, problem: LayoutError?, scale: Double, version: UInt64
+    ) -> CacheLookup {
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) { return .hit(hit) }
         return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
     }
@@ -198,7 +214,7 @@ extension Node {
             builder.counters.cacheHits += 1
             return noted
         }
-        if storedVersion.load(ordering: .acquiring) != version {
+        if storedNothing(of: version) {
             let inputs = LayoutInputs(range: narrowed, version: version, styleProblem: problem)
             return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
         }

@@ -70,6 +70,12 @@ open class Node: LayoutObject, @unchecked Sendable {
         /// The published snapshots of the inputs above (``Node/inputSlots`` says which is current): read with no
         /// lock by layout, so written only by `finishWrite`, into the slot that is not current.
         var inputs = (Snapshot.initial, Snapshot.initial)
+
+        /// Assigns input slot `slot` (0 or 1).
+        @inline(__always)
+        mutating func setInputs(_ slot: Int, _ snapshot: Snapshot) {
+            if slot == 0 { inputs.0 = snapshot } else { inputs.1 = snapshot }
+        }
         var version: UInt64 = 1 { didSet { generation &+= 1 } }
         var cache = LayoutCache()
         var constrainedRange: SizeRange?
@@ -175,15 +181,10 @@ open class Node: LayoutObject, @unchecked Sendable {
             state.snapshotStale = false
             // The new snapshot into the slot that is not current, published; then the old one (no reader is left
             // in it) lets go of what it held (a replaced spec block, and what it captured; a replaced context).
-            if inputSlots.slotToWrite == 0 {
-                state.inputs.0 = Snapshot.of(&state)
-                inputSlots.publish(0)
-                state.inputs.1 = Snapshot.initial
-            } else {
-                state.inputs.1 = Snapshot.of(&state)
-                inputSlots.publish(1)
-                state.inputs.0 = Snapshot.initial
-            }
+            let slot = inputSlots.slotToWrite
+            state.setInputs(slot, Snapshot.of(&state))
+            inputSlots.publish(slot)
+            state.setInputs(1 - slot, Snapshot.initial)
         }
         if state.version != version { currentVersion.store(state.version, ordering: .releasing) }
         if state.generation != generation { inputsGeneration.store(state.generation, ordering: .releasing) }
