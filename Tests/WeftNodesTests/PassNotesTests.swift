@@ -8,24 +8,37 @@ import WeftLayout
 /// placed layout came from, parts that changed after their notes, and nested or failed passes.
 @Suite("Layout pass notes", .serialized)
 struct PassNotesTests {
-    /// c is laid out twice by its parent's stack (unconstrained at 300 pt, then shrunk by 0.2 pt, which rounds
-    /// back to 300 pt at scale 2), and its spec depends on its range (exact: g then h; otherwise h then g). The
-    /// parent places the second layout, so c's subnodes are g then h, also when c's layouts are cache hits.
-    @Test("The walk takes the latest note of a node laid out twice at one size")
-    func latestNote() throws {
+    /// c, whose spec depends on its range: at an exact range its leaves g then h, otherwise h then g (each
+    /// 150 x 10, so both orders have one size).
+    static func rangeDependentChild() -> (g: CountingLeaf, h: CountingLeaf, c: ComposedNode) {
         let g = CountingLeaf("g", size: Size(150, 10))
         let h = CountingLeaf("h", size: Size(150, 10))
         let c = ComposedNode("c") { range in
             range.min.width == range.max.width
                 ? StackSpec.horizontal(children: [g, h]) : StackSpec.horizontal(children: [h, g])
         }
+        return (g, h, c)
+    }
+
+    /// Gives `root` its range with no pass scheduled, and marks a pass as scheduled so that the test runs every
+    /// pass itself (undo with `relayoutScheduled = false`).
+    static func runOwnPasses(of root: Node, in range: SizeRange) {
+        onApplyQueue {
+            root.setConstrainedRangeQuietly(range)
+            root.withState { $0.relayoutScheduled = true }
+        }
+    }
+
+    /// c is laid out twice by its parent's stack (unconstrained at 300 pt, then shrunk by 0.2 pt, which rounds
+    /// back to 300 pt at scale 2), and its spec depends on its range (exact: g then h; otherwise h then g). The
+    /// parent places the second layout, so c's subnodes are g then h, also when c's layouts are cache hits.
+    @Test("The walk takes the latest note of a node laid out twice at one size")
+    func latestNote() throws {
+        let (g, h, c) = Self.rangeDependentChild()
         c.style.flexShrink = 1
         let root = ComposedNode("root") { _ in StackSpec.horizontal(alignItems: .start, children: [c]) }
         let range = SizeRange(min: .zero, max: Size(299.8, 100))
-        onApplyQueue {
-            root.setConstrainedRangeQuietly(range)
-            root.withState { $0.relayoutScheduled = true }  // the passes below are this test's own
-        }
+        Self.runOwnPasses(of: root, in: range)
         defer { root.withState { $0.relayoutScheduled = false } }
 
         try onApplyQueue { try root.layoutIfNeeded() }
@@ -59,19 +72,11 @@ struct PassNotesTests {
     /// last layout, so c's subnodes are g then h: the note found is made c's latest again.
     @Test("An entry found among the pass's notes becomes the node's latest note")
     func noteFoundAgain() throws {
-        let g = CountingLeaf("g", size: Size(150, 10))
-        let h = CountingLeaf("h", size: Size(150, 10))
-        let c = ComposedNode("c") { range in
-            range.min.width == range.max.width
-                ? StackSpec.horizontal(children: [g, h]) : StackSpec.horizontal(children: [h, g])
-        }
+        let (g, h, c) = Self.rangeDependentChild()
         let exact = SizeRange(exactly: Size(300, 10))
         let capped = SizeRange(min: .zero, max: Size(300, 10))
         let root = ComposedNode("root") { _ in MeasuresTwice(child: c, first: exact, second: capped) }
-        onApplyQueue {
-            root.setConstrainedRangeQuietly(SizeRange(min: .zero, max: Size(400, 100)))
-            root.withState { $0.relayoutScheduled = true }  // the passes below are this test's own
-        }
+        Self.runOwnPasses(of: root, in: SizeRange(min: .zero, max: Size(400, 100)))
         defer { root.withState { $0.relayoutScheduled = false } }
 
         let before = root.context.statistics.snapshot
