@@ -213,9 +213,9 @@ public struct LayoutPass: Sendable {
     /// them when it completes). Returns the result and the root update's diff.
     func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
         try requireApplyQueue(context, "applying a layout", root)
-        // 1. One reading of each node's state (under its lock: another apply queue may be changing a node that
-        //    belongs to two trees, which the checks below refuse): parts computed for an outdated version are
-        //    dropped, with everything below them.
+        // 1. One reading of each node's placement (published, read with no lock: another apply queue may be
+        //    changing a node that belongs to two trees, which the checks below refuse): parts computed for an
+        //    outdated version are dropped, with everything below them.
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?
@@ -223,9 +223,7 @@ public struct LayoutPass: Sendable {
         for i in updates.indices {
             let node = updates[i].node
             let version = node.currentVersion.load(ordering: .acquiring)
-            let state = node.guarded.lockedPointer()
-            let (current, supernode, appliedSize) = Node.hierarchyReading(state, subnodes: updates[i].managed, supernode: i > 0)
-            node.guarded.unlock()
+            let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: updates[i].managed, supernode: i > 0)
             let parent = updates[i].parent
             let skip = (parent >= 0 && readings[parent].skip) || version != updates[i].version
             readings.append(Reading(skip: skip, current: current, supernode: supernode))
@@ -265,7 +263,7 @@ public struct LayoutPass: Sendable {
         }
         for (i, diff) in plans where updates[i].node !== transitioning {
             for removal in diff.removals {
-                removal.node.withState { if $0.supernode === updates[i].node { $0.supernode = nil } }
+                removal.node.leave(updates[i].node)
             }
         }
         for (_, diff) in plans {
@@ -277,6 +275,7 @@ public struct LayoutPass: Sendable {
         //    parent it is not in yet; its frame there) and, unless its own part is outdated, its subnodes (a
         //    managed node) and applied layout.
         let context = self.context  // (captured by the write below: the pass itself is not)
+        var enteredOutdated: [Node] = []
         for i in updates.indices {
             let parentIndex = updates[i].parent
             let parent = parentIndex >= 0 && !readings[parentIndex].skip ? updates[parentIndex].node : nil
@@ -293,25 +292,40 @@ public struct LayoutPass: Sendable {
             }
             let frameInParent = updates[i].frameInParent
             let (layout, size, version) = (updates[i].layout, updates[i].size, updates[i].version)
-            node.withState { state in
+            let enteredChanged = node.withState { state -> Bool in
+                var entering = false
                 if let parent {
-                    if enters && state.supernode !== parent {
-                        state.supernode = parent
-                        state.context = context
+                    let inParent = state.supernode === parent
+                    entering = enters && !inParent
+                    if entering { state.context = context }
+                    if entering || inParent { state.frame = frameInParent }
+                }
+                if applies {
+                    if subnodes != nil { state.lastDiff = diff }
+                    state.appliedLayout = layout
+                    state.appliedVersion = version
+                    state.frame.size = size
+                    state.lastError = nil
+                }
+                // (One published change of the placement: apply reads it with no lock.)
+                if entering || applies {
+                    state.changePlacement(publishingIn: node.placementSlots) { placement in
+                        if entering { placement.supernode = parent }
+                        guard applies else { return }
+                        if let subnodes { placement.subnodes = subnodes }
+                        placement.appliedSize = size
                     }
-                    if state.supernode === parent { state.frame = frameInParent }
                 }
-                guard applies else { return }
-                if let subnodes {
-                    state.subnodes = subnodes
-                    state.lastDiff = diff
-                }
-                state.appliedLayout = layout
-                state.appliedSize = size
-                state.appliedVersion = version
-                state.frame.size = size
-                state.lastError = nil
+                // A node that changed since step 1 read its version, while it was not yet in this parent: its
+                // change did not reach the parent (its setNeedsLayout found no supernode), so the root needs
+                // another pass. (A change after this section finds the supernode.)
+                return entering && applies && state.version != version
             }
+            if enteredChanged { enteredOutdated.append(node) }
+        }
+        if !enteredOutdated.isEmpty && !readings[0].skip {
+            result.needsAnotherPass = true
+            result.outdated += enteredOutdated
         }
         if let old = oldRootSize, old != updates[0].size {
             result.rootSizeChange = (old, updates[0].size)

@@ -2,10 +2,10 @@ import WeftLayout
 
 extension Node {
     /// The node's subnodes, back to front (later subnodes are drawn above earlier ones). MAY be read anywhere.
-    public var subnodes: [Node] { withState { $0.subnodes } }
+    public var subnodes: [Node] { readPlacement { $0.pointee.subnodes } }
 
     /// The node this node is a subnode of. MAY be read anywhere.
-    public var supernode: Node? { withState { $0.supernode } }
+    public var supernode: Node? { readPlacement { $0.pointee.supernode } }
 
     /// The node's frame in its supernode's coordinates, as last applied.
     public var frame: Rect { withState { $0.frame } }
@@ -49,13 +49,13 @@ extension Node {
             throw .indexOutOfRange(index: index, count: count, node: displayName)
         }
         if let old = node.supernode {
-            old.withState { $0.subnodes.removeAll { $0 === node } }
+            old.changePlacement { $0.subnodes.removeAll { $0 === node } }
         }
         let context = self.context
-        withState { $0.subnodes.insert(node, at: index) }
-        node.withState {
-            $0.supernode = self
-            $0.context = context
+        changePlacement { $0.subnodes.insert(node, at: index) }
+        node.withState { state in
+            state.changePlacement(publishingIn: node.placementSlots) { $0.supernode = self }
+            state.context = context
         }
     }
 
@@ -67,8 +67,20 @@ extension Node {
         if parent.automaticallyManagesSubnodes {
             throw .automaticallyManaged(operation: "removeFromSupernode", node: "\(displayName) (a subnode of \(parent.displayName))")
         }
-        parent.withState { $0.subnodes.removeAll { $0 === self } }
-        withState { $0.supernode = nil }
+        parent.changePlacement { $0.subnodes.removeAll { $0 === self } }
+        changePlacement { $0.supernode = nil }
+    }
+
+    /// Changes the node's placement in the hierarchy (under its lock, published for readers without one).
+    func changePlacement(_ change: (inout Placement) -> Void) {
+        withState { $0.changePlacement(publishingIn: placementSlots, change) }
+    }
+
+    /// Sets the node's supernode to nil if it is `parent`.
+    func leave(_ parent: Node) {
+        withState { state in
+            if state.supernode === parent { state.changePlacement(publishingIn: placementSlots) { $0.supernode = nil } }
+        }
     }
 
     /// Refuses `operation` unless it runs on the apply queue of the node's context.

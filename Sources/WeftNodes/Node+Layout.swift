@@ -172,19 +172,19 @@ extension Node {
     @inline(__always)
     private static func walkReading(_ state: UnsafeMutablePointer<State>) -> (managed: Bool, subnodes: [Node]) {
         let managed = state.pointee.automaticallyManagesSubnodes
-        return (managed, managed ? state.pointee.subnodes : [])
+        return (managed, managed ? state.pointee.placement.subnodes : [])
     }
 
-    /// What applying a pass reads of a node's hierarchy state, in place (the state is not copied): its subnodes
-    /// and supernode if asked, and its applied size.
+    /// What applying a pass reads of a node's placement, with no lock: its subnodes and supernode if asked, and
+    /// its applied size.
     @inline(__always)
-    static func hierarchyReading(
-        _ state: UnsafeMutablePointer<State>, subnodes: Bool, supernode: Bool
-    ) -> (subnodes: [Node], supernode: Node?, appliedSize: Size) {
-        var result: (subnodes: [Node], supernode: Node?, appliedSize: Size) = ([], nil, state.pointee.appliedSize)
-        if subnodes { result.subnodes = state.pointee.subnodes }
-        if supernode { result.supernode = state.pointee.supernode }
-        return result
+    func hierarchyReading(subnodes: Bool, supernode: Bool) -> (subnodes: [Node], supernode: Node?, appliedSize: Size) {
+        readPlacement { placement in
+            var result: (subnodes: [Node], supernode: Node?, appliedSize: Size) = ([], nil, placement.pointee.appliedSize)
+            if subnodes { result.subnodes = placement.pointee.subnodes }
+            if supernode { result.supernode = placement.pointee.supernode }
+            return result
+        }
     }
 
     /// Releases the lock taken by `guarded.lockedPointer()`; in a layout pass (`notes`), first reads what the

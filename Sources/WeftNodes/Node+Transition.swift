@@ -115,9 +115,7 @@ extension Node {
     public func finishTransitionRemovals(_ context: TransitionContext) throws(HierarchyError) {
         try requireApplyQueue("finishTransitionRemovals")
         let removed = Set(context.removedSubnodes.map(ObjectIdentifier.init))
-        withState { $0.subnodes.removeAll { removed.contains(ObjectIdentifier($0)) } }
-        for node in context.removedSubnodes {
-            node.withState { if $0.supernode === self { $0.supernode = nil } }
-        }
+        changePlacement { $0.subnodes.removeAll { removed.contains(ObjectIdentifier($0)) } }
+        for node in context.removedSubnodes { node.leave(self) }
     }
 }

@@ -24,14 +24,16 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder
 /// - No lock is held while user code (``layoutSpecThatFits(_:)``, ``calculateSizeThatFits(_:)``), another node
 ///   or the layout algorithm runs. Each change of a layout input (``style``, ``context``,
 ///   ``layoutSpecBlock``, ``automaticallyManagesSubnodes``) publishes an immutable snapshot of them, which
-///   layout reads with no lock (and the version is an atomic). The rest of a node's state (its cache, its place
-///   in the hierarchy) sits behind one lock, touched in short sections only: a cold layout takes it once per
-///   node, to store the node's entry; a repeated ``layoutThatFits(_:)`` for the range last answered, with no
-///   input changed, takes no lock.
+///   layout reads with no lock (and the version is an atomic); each change of a node's place in the hierarchy
+///   (subnodes, supernode, applied size) publishes one the same way, which applying a pass and the hierarchy
+///   getters read with no lock. The rest of a node's state (its cache, its applied layout and frame) sits behind
+///   one lock, touched in short sections only: a cold layout takes it once per node, to store the node's entry;
+///   applying a pass, once per node, to write it; a repeated ``layoutThatFits(_:)`` for the range last answered,
+///   with no input changed, takes no lock.
 open class Node: LayoutObject, @unchecked Sendable {
     // @unchecked: all mutable state is in `guarded`, written only while holding its lock and read so, except the
-    // input snapshots, which readers reach through `inputSlots` (a SlotPair) with no lock; the rest are Atomics
-    // and a PublishedReference.
+    // input snapshots and placements, which readers reach through `inputSlots` and `placementSlots` (SlotPairs)
+    // with no lock; the rest are Atomics and a PublishedReference.
 
     struct State {
         // A change of any input a cached layout depends on (the style narrows the range, the context sets the
@@ -81,16 +83,58 @@ open class Node: LayoutObject, @unchecked Sendable {
         var constrainedRange: SizeRange?
         var relayoutScheduled = false
         var transition: UInt64 = 0
-        // Hierarchy state: written only on an apply queue, under the lock.
-        var subnodes: [Node] = []
-        weak var supernode: Node?
+        // Hierarchy state: written only on an apply queue, under the lock. What applying a pass reads first of
+        // each node (its subnodes, supernode and applied size) is published in two slots like the inputs
+        // (``Node/placementSlots`` says which is current; `placementSlot` mirrors it for writers), so that apply
+        // and hierarchy getters read it with no lock; written only by `changePlacement`.
+        // (Two stored properties, not a tuple: a tuple of values holding a weak reference was copied whole to
+        // reach one.)
+        var placement0 = Placement()
+        var placement1 = Placement()
+        var placementSlot = 0
         var frame = Rect(x: 0, y: 0, width: 0, height: 0)
         var appliedLayout: Layout?
-        var appliedSize = Size.zero
         var appliedVersion: UInt64 = 0
         var lastDiff: HierarchyDiff?
         var lastError: (any Error & Sendable)?
         var interfaceState: InterfaceState = []
+
+        /// The current placement (read in place, under the lock).
+        var placement: Placement {
+            _read {
+                if placementSlot == 0 { yield placement0 } else { yield placement1 }
+            }
+        }
+
+        /// The current placement's supernode (read from the stored placement: one through ``placement`` was
+        /// copied whole).
+        var supernode: Node? { placementSlot == 0 ? placement0.supernode : placement1.supernode }
+
+        /// Changes the placement: `change` applies to a copy of the current one in the other slot, which is then
+        /// published (`slots` waits for the readers of the old one), and the old slot lets go of what it held.
+        /// Under the lock only.
+        mutating func changePlacement(publishingIn slots: borrowing SlotPair, _ change: (inout Placement) -> Void) {
+            // (Copied and changed in place: a copy held in a local and assigned was two more copies of the weak
+            // reference.)
+            let old = placementSlot
+            if old == 0 {
+                placement1 = placement0
+                change(&placement1)
+            } else {
+                placement0 = placement1
+                change(&placement0)
+            }
+            slots.publish(1 - old)
+            placementSlot = 1 - old
+            if old == 0 { placement0 = Placement() } else { placement1 = Placement() }
+        }
+    }
+
+    /// Where a node is in the hierarchy, as applied: what applying a pass checks first, read with no lock.
+    struct Placement {
+        var subnodes: [Node] = []
+        weak var supernode: Node?
+        var appliedSize = Size.zero
     }
 
     /// The layout inputs of one state of the node, published by every change of them: what layout reads without
@@ -133,6 +177,8 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// with no lock (``readInputs(_:)``), written under the lock (which serializes the writers), with no
     /// allocation.
     let inputSlots = SlotPair()
+    /// Which of `State.placement0` and `placement1` is current, and the readers inside (``readPlacement(_:)``): the same scheme.
+    let placementSlots = SlotPair()
     /// Whether ``layoutSpecBlock`` is set (stored with it, under the lock): the default
     /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without reading the snapshot.
     let hasSpecBlock = Atomic<Bool>(false)
@@ -195,8 +241,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// formal access to the state would overlap the writers' own).
     @inline(__always)
     func readInputs<T>(_ body: (UnsafeMutablePointer<Snapshot>) -> T) -> T {
-        let offset = Self.inputsOffset
-        guard offset >= 0 else {
+        guard let offset = Self.slotOffsets.inputs else {
             return withState { state in
                 var snapshot = Snapshot.of(&state)
                 return withUnsafeMutablePointer(to: &snapshot, body)
@@ -206,14 +251,32 @@ open class Node: LayoutObject, @unchecked Sendable {
         return inputSlots.read { slot in body(slots + slot) }
     }
 
-    /// Where `State.inputs` lies in the state (a pair of snapshots: two consecutive ones); -1 if the layout
-    /// does not say (never for a stored property: the locked read above is a fallback, not a path).
-    private static let inputsOffset: Int = {
-        guard let offset = MemoryLayout<State>.offset(of: \State.inputs),
-              MemoryLayout<(Snapshot, Snapshot)>.size == MemoryLayout<Snapshot>.stride + MemoryLayout<Snapshot>.size
-        else { return -1 }
+    /// Reads the node's placement in the hierarchy, with no lock: the current one of `State.placement0` and
+    /// `placement1`, in place, as ``readInputs(_:)`` does.
+    @inline(__always)
+    func readPlacement<T>(_ body: (UnsafeMutablePointer<Placement>) -> T) -> T {
+        guard let first = Self.slotOffsets.placement0, let second = Self.slotOffsets.placement1 else {
+            return withState { state in
+                var placement = state.placement
+                return withUnsafeMutablePointer(to: &placement, body)
+            }
+        }
+        let base = UnsafeMutableRawPointer(guarded.valueAddress())
+        return placementSlots.read { slot in body((base + (slot == 0 ? first : second)).assumingMemoryBound(to: Placement.self)) }
+    }
+
+    /// Where `State.inputs` (a pair of consecutive values) and the two placements lie in the state; nil if the
+    /// layout does not say (never for a stored property: the locked reads above are a fallback, not a path).
+    private static let slotOffsets: (inputs: Int?, placement0: Int?, placement1: Int?) = (
+        pairOffset(\State.inputs, of: Snapshot.self), MemoryLayout<State>.offset(of: \State.placement0),
+        MemoryLayout<State>.offset(of: \State.placement1))
+
+    private static func pairOffset<T>(_ path: PartialKeyPath<State>, of: T.Type) -> Int? {
+        guard let offset = MemoryLayout<State>.offset(of: path),
+              MemoryLayout<(T, T)>.size == MemoryLayout<T>.stride + MemoryLayout<T>.size
+        else { return nil }
         return offset
-    }()
+    }
 
     /// The node's lock, for state a subclass keeps in its own stored properties (`lock.withLock { ... }`).
     var lock: NodeLock { NodeLock(guarded: guarded) }

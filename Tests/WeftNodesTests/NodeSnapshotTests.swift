@@ -7,7 +7,8 @@ import WeftLayout
 /// A node's layout inputs are published snapshots (two slots in its state, alternated by a `SlotPair`). These
 /// pin what an independent review found when it tried to break them: replaced inputs are let go at once, a
 /// lookup never pairs an old style with a new version, and applying a pass reads nodes safely when two apply
-/// queues touch one node.
+/// queues touch one node. A node's placement in the hierarchy (subnodes, supernode, applied size) is published the
+/// same way, for apply and the hierarchy getters to read with no lock.
 @Suite("Node input snapshots")
 struct NodeSnapshotTests {
     final class Flag: Sendable {
@@ -87,8 +88,9 @@ struct NodeSnapshotTests {
 
     /// n manages its subnodes and is laid out as a root in context 2 (its passes applied on queue 2) and as a
     /// child of r in context 1 (r's pass, applied on queue 1, reads n's subnodes). Both queues apply at once:
-    /// every read of n's hierarchy state is under its lock (the thread sanitizer reported the unlocked read that
-    /// assumed one apply queue per node), and every apply either lands or is refused with an error.
+    /// every read of n's hierarchy state is of its published placement or under its lock (the thread sanitizer
+    /// reported a plain unlocked read that assumed one apply queue per node), and every apply either lands or is
+    /// refused with an error.
     @Test("Passes applied on two apply queues that share a node read it safely")
     func twoApplyQueuesShareANode() throws {
         let first = LayoutContext(scale: 2, applyQueue: ApplyQueue(label: "test.snapshot.q1"))
@@ -115,6 +117,46 @@ struct NodeSnapshotTests {
         }
         #expect(outcomes.load(ordering: .relaxed) == 4_000)
         #expect(n.subnodes.count == 1)
+    }
+
+    /// The hierarchy getters read a node's published placement with no lock while the apply queue changes it:
+    /// every reading is one whole placement (the subnodes some change left, each of which names the parent as
+    /// its supernode by the time the change that added it was published).
+    @Test("Hierarchy readers on other threads see whole placements while the apply queue changes them")
+    func placementReaders() {
+        let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.placements"))
+        let parent = Node()
+        parent.context = context
+        let children = (0..<4).map { _ in Node() }
+        let done = Atomic<Bool>(false)
+        let badReadings = Atomic<Int>(0)
+        let readings = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            if thread == 0 {
+                for round in 0..<1_500 {
+                    context.applyQueue.sync {
+                        let child = children[round % children.count]
+                        if child.supernode === parent { try? child.removeFromSupernode() } else { try? parent.addSubnode(child) }
+                    }
+                }
+                done.store(true, ordering: .releasing)
+            } else {
+                while !done.load(ordering: .acquiring) {
+                    let subnodes = parent.subnodes
+                    // Subnodes are distinct children of this parent, and at most all four.
+                    let distinct = Set(subnodes.map(ObjectIdentifier.init)).count == subnodes.count
+                    let known = subnodes.allSatisfy { node in children.contains { $0 === node } }
+                    if !distinct || !known || subnodes.count > children.count { badReadings.add(1, ordering: .relaxed) }
+                    for child in children { _ = child.supernode }
+                    readings.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(badReadings.load(ordering: .relaxed) == 0)
+        #expect(readings.load(ordering: .relaxed) > 0)
+        // 1,500 toggles of four children in turn: 375 each, an odd count, so each is in (odd) and last added in order.
+        #expect(parent.subnodes.map(ObjectIdentifier.init) == children.map(ObjectIdentifier.init))
+        #expect(children.allSatisfy { $0.supernode === parent })
     }
 
     /// A style holding a NaN (bad input, reported when the node is laid out) is not equal to itself: updateStyle,
