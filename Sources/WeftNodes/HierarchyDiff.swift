@@ -25,25 +25,68 @@ public struct HierarchyDiff: Sendable, Equatable, CustomStringConvertible {
         public static func == (a: Move, b: Move) -> Bool { a.node === b.node && a.from == b.from && a.to == b.to }
     }
 
-    public let removals: [Removal]
-    public let insertions: [Insertion]
+    /// The nodes that leave, with their old indices.
+    public var removals: [Removal] {
+        switch removed {
+        case .listed(let list): list
+        case .all(let old): old.enumerated().map { Removal(node: $1, index: $0) }
+        }
+    }
+
+    /// The nodes that enter, with their new indices.
+    public var insertions: [Insertion] {
+        switch inserted {
+        case .listed(let list): list
+        case .all(let new): new.enumerated().map { Insertion(node: $1, index: $0) }
+        }
+    }
+
     public let moves: [Move]
 
-    public var isEmpty: Bool { removals.isEmpty && insertions.isEmpty && moves.isEmpty }
+    /// How many nodes leave and enter (without building the lists).
+    public var removalCount: Int { removed.count }
+    public var insertionCount: Int { inserted.count }
+
+    /// Calls `body` with each node that leaves, in old order (without building the list of removals).
+    func forEachRemovedNode(_ body: (Node) throws -> Void) rethrows {
+        switch removed {
+        case .listed(let list): for removal in list { try body(removal.node) }
+        case .all(let old): for node in old { try body(node) }
+        }
+    }
+
+    public var isEmpty: Bool { removalCount == 0 && insertionCount == 0 && moves.isEmpty }
+
+    /// A list of changes, or every node of a list (a diff from or to no subnodes, the common case of a new cell,
+    /// keeps the list it was given: no allocation of its own).
+    private enum Changes<Change: Sendable>: Sendable {
+        case listed([Change])
+        case all([Node])
+
+        var count: Int {
+            switch self {
+            case .listed(let list): list.count
+            case .all(let nodes): nodes.count
+            }
+        }
+    }
+
+    private let removed: Changes<Removal>
+    private let inserted: Changes<Insertion>
 
     /// The diff from `old` to `new`. Each list holds each node at most once.
     public init(from old: [Node], to new: [Node]) {
-        // The common cases allocate nothing beyond their result.
+        // The common cases allocate nothing beyond their result (from or to nothing: not even that).
         if old.count == new.count && zip(old, new).allSatisfy({ $0 === $1 }) {
-            (removals, insertions, moves) = ([], [], [])
+            (removed, inserted, moves) = (.listed([]), .listed([]), [])
             return
         }
         if old.isEmpty {
-            (removals, insertions, moves) = ([], new.enumerated().map { Insertion(node: $1, index: $0) }, [])
+            (removed, inserted, moves) = (.listed([]), .all(new), [])
             return
         }
         if new.isEmpty {
-            (removals, insertions, moves) = (old.enumerated().map { Removal(node: $1, index: $0) }, [], [])
+            (removed, inserted, moves) = (.all(old), .listed([]), [])
             return
         }
         let small = old.count + new.count <= 32
@@ -58,12 +101,12 @@ public struct HierarchyDiff: Sendable, Equatable, CustomStringConvertible {
         func index(of node: Node, in list: [Node], _ map: [ObjectIdentifier: Int]) -> Int? {
             small ? list.firstIndex { $0 === node } : map[ObjectIdentifier(node)]
         }
-        removals = old.enumerated().compactMap { i, node in
+        removed = .listed(old.enumerated().compactMap { i, node in
             index(of: node, in: new, newIndex) == nil ? Removal(node: node, index: i) : nil
-        }
-        insertions = new.enumerated().compactMap { i, node in
+        })
+        inserted = .listed(new.enumerated().compactMap { i, node in
             index(of: node, in: old, oldIndex) == nil ? Insertion(node: node, index: i) : nil
-        }
+        })
         // Nodes in both lists, in new order, with their old positions: the longest increasing run of old
         // positions is the longest common subsequence; everything else in common moved.
         let common = new.enumerated().compactMap { j, node -> (to: Int, from: Int)? in
@@ -101,7 +144,11 @@ public struct HierarchyDiff: Sendable, Equatable, CustomStringConvertible {
         return result
     }
 
+    public static func == (a: HierarchyDiff, b: HierarchyDiff) -> Bool {
+        a.removals == b.removals && a.insertions == b.insertions && a.moves == b.moves
+    }
+
     public var description: String {
-        "\(insertions.count) insertion(s), \(removals.count) removal(s), \(moves.count) move(s)"
+        "\(insertionCount) insertion(s), \(removalCount) removal(s), \(moves.count) move(s)"
     }
 }

@@ -223,7 +223,7 @@ public struct LayoutPass: Sendable {
         for i in updates.indices {
             let node = updates[i].node
             let version = node.currentVersion.load(ordering: .acquiring)
-            let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: updates[i].managed, supernode: i > 0)
+            let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: updates[i].managed)
             let parent = updates[i].parent
             let skip = (parent >= 0 && readings[parent].skip) || version != updates[i].version
             readings.append(Reading(skip: skip, current: current, supernode: supernode))
@@ -238,15 +238,17 @@ public struct LayoutPass: Sendable {
                 : HierarchyDiff(from: current, to: update.newSubnodes)
             readings[i].plan = plans.count
             plans.append((i, diff))
-            for removal in diff.removals { leaving.insert(ObjectIdentifier(removal.node)) }
+            diff.forEachRemovedNode { leaving.insert(ObjectIdentifier($0)) }
         }
         // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass. (A node
         //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.)
         for i in updates.indices where updates[i].parent >= 0 && readings[updates[i].parent].plan >= 0 {
-            guard let other = readings[i].supernode, other !== updates[updates[i].parent].node else { continue }
+            guard let other = readings[i].supernode, other != ObjectIdentifier(updates[updates[i].parent].node) else { continue }
             let update = updates[i]
             let parent = updates[update.parent]
             if !leaving.contains(ObjectIdentifier(update.node)) {
+                // (Confirmed under the node's lock: the identifier read may have outlived its node.)
+                guard let other = update.node.supernode, other !== parent.node else { continue }
                 let place = Builder.place(of: update.node, in: parent.node, range: parent.range, scale: context.scale)
                 throw .nodeInTwoPlaces(node: update.node.displayName, first: "a subnode of \(other.displayName)", second: place)
             }
@@ -262,13 +264,11 @@ public struct LayoutPass: Sendable {
             }
         }
         for (i, diff) in plans where updates[i].node !== transitioning {
-            for removal in diff.removals {
-                removal.node.leave(updates[i].node)
-            }
+            diff.forEachRemovedNode { $0.leave(updates[i].node) }
         }
         for (_, diff) in plans {
-            result.insertions += diff.insertions.count
-            result.removals += diff.removals.count
+            result.insertions += diff.insertionCount
+            result.removals += diff.removalCount
             result.moves += diff.moves.count
         }
         // 5. One write per node, parents first: its place in a parent whose part is applied (entering a managed
@@ -309,8 +309,9 @@ public struct LayoutPass: Sendable {
                 }
                 // (One published change of the placement: apply reads it with no lock.)
                 if entering || applies {
+                    if entering { state.supernode = parent }
                     state.changePlacement(publishingIn: node.placementSlots) { placement in
-                        if entering { placement.supernode = parent }
+                        if entering { placement.supernodeID = parent.map(ObjectIdentifier.init) }
                         guard applies else { return }
                         if let subnodes { placement.subnodes = subnodes }
                         placement.appliedSize = size
@@ -339,7 +340,7 @@ public struct LayoutPass: Sendable {
     private struct Reading {
         let skip: Bool
         let current: [Node]
-        let supernode: Node?
+        let supernode: ObjectIdentifier?
         var plan = -1
     }
 

@@ -5,7 +5,7 @@ extension Node {
     public var subnodes: [Node] { readPlacement { $0.pointee.subnodes } }
 
     /// The node this node is a subnode of. MAY be read anywhere.
-    public var supernode: Node? { readPlacement { $0.pointee.supernode } }
+    public var supernode: Node? { withState { $0.supernode } }
 
     /// The node's frame in its supernode's coordinates, as last applied.
     public var frame: Rect { withState { $0.frame } }
@@ -54,7 +54,8 @@ extension Node {
         let context = self.context
         changePlacement { $0.subnodes.insert(node, at: index) }
         node.withState { state in
-            state.changePlacement(publishingIn: node.placementSlots) { $0.supernode = self }
+            state.supernode = self
+            state.changePlacement(publishingIn: node.placementSlots) { $0.supernodeID = ObjectIdentifier(self) }
             state.context = context
         }
     }
@@ -68,7 +69,10 @@ extension Node {
             throw .automaticallyManaged(operation: "removeFromSupernode", node: "\(displayName) (a subnode of \(parent.displayName))")
         }
         parent.changePlacement { $0.subnodes.removeAll { $0 === self } }
-        changePlacement { $0.supernode = nil }
+        withState { state in
+            state.supernode = nil
+            state.changePlacement(publishingIn: placementSlots) { $0.supernodeID = nil }
+        }
     }
 
     /// Changes the node's placement in the hierarchy (under its lock, published for readers without one).
@@ -79,7 +83,9 @@ extension Node {
     /// Sets the node's supernode to nil if it is `parent`.
     func leave(_ parent: Node) {
         withState { state in
-            if state.supernode === parent { state.changePlacement(publishingIn: placementSlots) { $0.supernode = nil } }
+            guard state.supernode === parent else { return }
+            state.supernode = nil
+            state.changePlacement(publishingIn: placementSlots) { $0.supernodeID = nil }
         }
     }
 

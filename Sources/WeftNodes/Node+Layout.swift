@@ -172,18 +172,17 @@ extension Node {
     @inline(__always)
     private static func walkReading(_ state: UnsafeMutablePointer<State>) -> (managed: Bool, subnodes: [Node]) {
         let managed = state.pointee.automaticallyManagesSubnodes
-        return (managed, managed ? state.pointee.placement.subnodes : [])
+        guard managed else { return (false, []) }
+        // (The slot read directly: through the `placement` accessor, the whole state was copied.)
+        return (true, state.pointee.placementSlot == 0 ? state.pointee.placement0.subnodes : state.pointee.placement1.subnodes)
     }
 
-    /// What applying a pass reads of a node's placement, with no lock: its subnodes and supernode if asked, and
-    /// its applied size.
+    /// What applying a pass reads of a node's placement, with no lock: its subnodes if asked, its supernode's
+    /// identity and its applied size.
     @inline(__always)
-    func hierarchyReading(subnodes: Bool, supernode: Bool) -> (subnodes: [Node], supernode: Node?, appliedSize: Size) {
+    func hierarchyReading(subnodes: Bool) -> (subnodes: [Node], supernode: ObjectIdentifier?, appliedSize: Size) {
         readPlacement { placement in
-            var result: (subnodes: [Node], supernode: Node?, appliedSize: Size) = ([], nil, placement.pointee.appliedSize)
-            if subnodes { result.subnodes = placement.pointee.subnodes }
-            if supernode { result.supernode = placement.pointee.supernode }
-            return result
+            (subnodes ? placement.pointee.subnodes : [], placement.pointee.supernodeID, placement.pointee.appliedSize)
         }
     }
 

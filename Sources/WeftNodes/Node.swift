@@ -25,8 +25,8 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder
 ///   or the layout algorithm runs. Each change of a layout input (``style``, ``context``,
 ///   ``layoutSpecBlock``, ``automaticallyManagesSubnodes``) publishes an immutable snapshot of them, which
 ///   layout reads with no lock (and the version is an atomic); each change of a node's place in the hierarchy
-///   (subnodes, supernode, applied size) publishes one the same way, which applying a pass and the hierarchy
-///   getters read with no lock. The rest of a node's state (its cache, its applied layout and frame) sits behind
+///   (subnodes, its supernode's identity, applied size) publishes one the same way, which applying a pass and
+///   the ``subnodes`` getter read with no lock. The rest of a node's state (its cache, its applied layout and frame) sits behind
 ///   one lock, touched in short sections only: a cold layout takes it once per node, to store the node's entry;
 ///   applying a pass, once per node, to write it; a repeated ``layoutThatFits(_:)`` for the range last answered,
 ///   with no input changed, takes no lock.
@@ -84,11 +84,10 @@ open class Node: LayoutObject, @unchecked Sendable {
         var relayoutScheduled = false
         var transition: UInt64 = 0
         // Hierarchy state: written only on an apply queue, under the lock. What applying a pass reads first of
-        // each node (its subnodes, supernode and applied size) is published in two slots like the inputs
-        // (``Node/placementSlots`` says which is current; `placementSlot` mirrors it for writers), so that apply
-        // and hierarchy getters read it with no lock; written only by `changePlacement`.
-        // (Two stored properties, not a tuple: a tuple of values holding a weak reference was copied whole to
-        // reach one.)
+        // each node (its subnodes, its supernode's identity and its applied size) is published in two slots like
+        // the inputs (``Node/placementSlots`` says which is current; `placementSlot` mirrors it for writers), so
+        // that apply and the `subnodes` getter read it with no lock; written only by `changePlacement`.
+        weak var supernode: Node?
         var placement0 = Placement()
         var placement1 = Placement()
         var placementSlot = 0
@@ -105,10 +104,6 @@ open class Node: LayoutObject, @unchecked Sendable {
                 if placementSlot == 0 { yield placement0 } else { yield placement1 }
             }
         }
-
-        /// The current placement's supernode (read from the stored placement: one through ``placement`` was
-        /// copied whole).
-        var supernode: Node? { placementSlot == 0 ? placement0.supernode : placement1.supernode }
 
         /// Changes the placement: `change` applies to a copy of the current one in the other slot, which is then
         /// published (`slots` waits for the readers of the old one), and the old slot lets go of what it held.
@@ -133,7 +128,10 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// Where a node is in the hierarchy, as applied: what applying a pass checks first, read with no lock.
     struct Placement {
         var subnodes: [Node] = []
-        weak var supernode: Node?
+        /// The supernode's identity (`State.supernode`, the weak reference itself, stays under the lock: copying
+        /// one between slots cost more than the lock it saved). It may outlive its node: a match or a mismatch
+        /// that matters is confirmed against `State.supernode` under the lock.
+        var supernodeID: ObjectIdentifier?
         var appliedSize = Size.zero
     }
 

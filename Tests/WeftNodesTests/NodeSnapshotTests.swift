@@ -141,7 +141,10 @@ struct NodeSnapshotTests {
                 }
                 done.store(true, ordering: .releasing)
             } else {
-                while !done.load(ordering: .acquiring) {
+                // Until the changes are done, and at least 200 times (a busy machine may run this after them).
+                var own = 0
+                while !done.load(ordering: .acquiring) || own < 200 {
+                    own += 1
                     let subnodes = parent.subnodes
                     // Subnodes are distinct children of this parent, and at most all four.
                     let distinct = Set(subnodes.map(ObjectIdentifier.init)).count == subnodes.count

@@ -88,6 +88,16 @@ struct SubnodeManagementTests {
         #expect(mixed.insertions.map(\.index) == [0, 3])
         #expect(mixed.moves.count == 1)
         #expect(HierarchyDiff(from: [a, b], to: [a, b]).isEmpty)
+        // From and to no subnodes (kept as the list itself): every node enters or leaves, at its own index.
+        let fromNothing = HierarchyDiff(from: [], to: [c, a])
+        #expect(fromNothing.insertions.map { $0.node.identifier } == ["n2", "n0"])
+        #expect(fromNothing.insertions.map(\.index) == [0, 1])
+        #expect(fromNothing.insertionCount == 2 && fromNothing.removalCount == 0 && fromNothing.removals.isEmpty)
+        let toNothing = HierarchyDiff(from: [d, e, f], to: [])
+        #expect(toNothing.removals.map(\.index) == [0, 1, 2] && toNothing.removalCount == 3)
+        #expect(toNothing.removals.map { $0.node.identifier } == ["n3", "n4", "n5"] && toNothing.insertions.isEmpty)
+        #expect(fromNothing != toNothing && !fromNothing.isEmpty && HierarchyDiff(from: [], to: []).isEmpty)
+        #expect(fromNothing == HierarchyDiff(from: [], to: [c, a]))
     }
 
     @Test("addSubnode and removeFromSupernode are refused for automatically managed nodes")

@@ -117,17 +117,19 @@ struct LockCountTests {
         let cached = try LockCount.taken { () throws(HierarchyError) in try LayoutPass.compute(root: cell, range: BenchmarkCell.range) }
         #expect(cached.locks == 1 + 5)
 
-        // Applying: one write per node. The reading before it (each node's subnodes, supernode and applied size)
-        // is of the published placements, with no lock (12 locks when it read each node under its lock).
+        // Applying: one write per node. The reading before it (each node's subnodes, its supernode's identity and
+        // its applied size) is of the published placements, with no lock (12 locks when it read each node under
+        // its lock).
         let pass = cold.result
         let apply = try passContext.applyQueue.sync {
             try LockCount.taken { () throws(HierarchyError) in try pass.apply() }
         }
         #expect(apply.locks == 6)
-        // Reading the hierarchy takes no lock either.
-        let reading = LockCount.taken { (cell.subnodes.count, cell.subnodes.map { $0.supernode === cell }) }
-        #expect(reading.locks == 0)
-        #expect(reading.result.0 == 5 && reading.result.1 == Array(repeating: true, count: 5))
+        // Reading the subnodes takes no lock either (a supernode, a weak reference kept under the lock, takes one).
+        let reading = LockCount.taken { cell.subnodes }
+        #expect(reading.locks == 0 && reading.result.count == 5)
+        let supernodes = LockCount.taken { reading.result.map { $0.supernode === cell } }
+        #expect(supernodes.result == [Bool](repeating: true, count: 5) && supernodes.locks == 5)
     }
 
     /// Many nodes in two levels (over the notes' scanning limit, so their index is used): every node below the
