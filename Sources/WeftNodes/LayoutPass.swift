@@ -214,8 +214,10 @@ public struct LayoutPass: Sendable {
     func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
         try requireApplyQueue(context, "applying a layout", root)
         // 1. One reading of each node's placement (published, read with no lock: another apply queue may be
-        //    changing a node that belongs to two trees, which the checks below refuse): parts computed for an
-        //    outdated version are dropped, with everything below them.
+        //    changing a node that belongs to two trees): parts computed for an outdated version are dropped, with
+        //    everything below them. (The checks below refuse a node another parent holds when they run; a node
+        //    that another apply queue moves into its parent after them is not caught: see the closing note of
+        //    issue 11.)
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?

@@ -51,13 +51,15 @@ extension Node {
         if let old = node.supernode {
             old.changePlacement { $0.subnodes.removeAll { $0 === node } }
         }
+        // The node's supernode first, then this node's subnodes: a reader that finds it among the subnodes finds
+        // its supernode set (and its setNeedsLayout, which walks supernodes, reaches this node).
         let context = self.context
-        changePlacement { $0.subnodes.insert(node, at: index) }
         node.withState { state in
             state.supernode = self
             state.changePlacement(publishingIn: node.placementSlots) { $0.supernodeID = ObjectIdentifier(self) }
             state.context = context
         }
+        changePlacement { $0.subnodes.insert(node, at: index) }
     }
 
     /// Removes the node from its supernode. MUST run on the apply queue; refused when the supernode manages

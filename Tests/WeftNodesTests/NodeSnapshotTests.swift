@@ -1,8 +1,10 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 import WeftLayout
 @testable import WeftNodes
+@testable import WeftSync
 
 /// A node's layout inputs are published snapshots (two slots in its state, alternated by a `SlotPair`). These
 /// pin what an independent review found when it tried to break them: replaced inputs are let go at once, a
@@ -119,9 +121,9 @@ struct NodeSnapshotTests {
         #expect(n.subnodes.count == 1)
     }
 
-    /// The hierarchy getters read a node's published placement with no lock while the apply queue changes it:
-    /// every reading is one whole placement (the subnodes some change left, each of which names the parent as
-    /// its supernode by the time the change that added it was published).
+    /// The `subnodes` getter reads a node's published placement with no lock while the apply queue changes it:
+    /// every reading is one whole placement (the subnodes some change left), and a child found among them names
+    /// the parent as its supernode (``Node/insertSubnode(_:at:)`` sets the supernode first).
     @Test("Hierarchy readers on other threads see whole placements while the apply queue changes them")
     func placementReaders() {
         let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.placements"))
@@ -131,6 +133,7 @@ struct NodeSnapshotTests {
         let done = Atomic<Bool>(false)
         let badReadings = Atomic<Int>(0)
         let readings = Atomic<Int>(0)
+        let rounds = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 3) { thread in
             if thread == 0 {
                 for round in 0..<1_500 {
@@ -138,6 +141,7 @@ struct NodeSnapshotTests {
                         let child = children[round % children.count]
                         if child.supernode === parent { try? child.removeFromSupernode() } else { try? parent.addSubnode(child) }
                     }
+                    rounds.add(1, ordering: .releasing)
                 }
                 done.store(true, ordering: .releasing)
             } else {
@@ -150,7 +154,16 @@ struct NodeSnapshotTests {
                     let distinct = Set(subnodes.map(ObjectIdentifier.init)).count == subnodes.count
                     let known = subnodes.allSatisfy { node in children.contains { $0 === node } }
                     if !distinct || !known || subnodes.count > children.count { badReadings.add(1, ordering: .relaxed) }
-                    for child in children { _ = child.supernode }
+                    // A child among the subnodes before and after its supernode is read names the parent, unless it
+                    // left and came back in between (two of its toggles: at least 5 rounds; each takes 1 in 4).
+                    let start = rounds.load(ordering: .acquiring)
+                    if let newest = parent.subnodes.last {
+                        let named = newest.supernode === parent
+                        let stillThere = parent.subnodes.contains { $0 === newest }
+                        if !named && stillThere && rounds.load(ordering: .acquiring) - start < 4 {
+                            badReadings.add(1, ordering: .relaxed)
+                        }
+                    }
                     readings.add(1, ordering: .relaxed)
                 }
             }
@@ -160,6 +173,47 @@ struct NodeSnapshotTests {
         // 1,500 toggles of four children in turn: 375 each, an odd count, so each is in (odd) and last added in order.
         #expect(parent.subnodes.map(ObjectIdentifier.init) == children.map(ObjectIdentifier.init))
         #expect(children.allSatisfy { $0.supernode === parent })
+    }
+
+    /// A node that joins its parent in an apply and changes between apply's reading of it and its write: its
+    /// setNeedsLayout found no supernode, so its change never reached the root; apply, which rechecks an
+    /// entering node's version under its lock, asks for another pass. Made deterministic by parking a reader in
+    /// the root's placement: apply's write of the root (after its reading and checks, before the leaf's write)
+    /// then waits for it.
+    @Test("A node changed between apply's reading and its entry into its parent gets another pass")
+    func enteringNodeChanged() throws {
+        let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.entering"))
+        let leaf = CountingLeaf("n", size: Size(10, 10))
+        let root = ComposedNode("r", managed: true) { _ in StackSpec.vertical(children: [leaf]) }
+        root.context = context
+        leaf.context = context
+        let pass = try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(100, 100)))
+        let (gate, parked) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            root.readPlacement { _ in
+                parked.signal()
+                gate.wait()
+            }
+        }
+        parked.wait()
+        let slot = root.placementSlots.current.load(ordering: .sequentiallyConsistent)
+        let result = Locked<LayoutPass.Result?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        context.applyQueue.enqueue {
+            result.withLock { $0 = try? pass.apply() }
+            done.signal()
+        }
+        // Apply is past its reading and checks once it switched the root's slot (it waits there for the reader).
+        #expect(waitUntil(timeout: 5) { root.placementSlots.current.load(ordering: .sequentiallyConsistent) != slot })
+        leaf.size = Size(30, 30)
+        leaf.setNeedsLayout()
+        #expect(leaf.supernode == nil)
+        gate.signal()
+        done.wait()
+        let applied = result.withLock { $0 }
+        #expect(applied?.needsAnotherPass == true)
+        #expect(applied?.outdated.contains { $0 === leaf } == true)
+        #expect(leaf.supernode === root)
     }
 
     /// A style holding a NaN (bad input, reported when the node is laid out) is not equal to itself: updateStyle,
