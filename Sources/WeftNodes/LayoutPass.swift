@@ -216,8 +216,7 @@ public struct LayoutPass: Sendable {
         // 1. One reading of each node's placement (published, read with no lock: another apply queue may be
         //    changing a node that belongs to two trees): parts computed for an outdated version are dropped, with
         //    everything below them. (The checks below refuse a node another parent holds when they run; a node
-        //    that another apply queue moves into its parent after them is not caught: see the closing note of
-        //    issue 11.)
+        //    that another apply queue moves into its parent after them, before the writes, is not caught.)
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?

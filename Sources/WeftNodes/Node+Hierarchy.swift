@@ -55,8 +55,7 @@ extension Node {
         // its supernode set (and its setNeedsLayout, which walks supernodes, reaches this node).
         let context = self.context
         node.withState { state in
-            state.supernode = self
-            state.changePlacement(publishingIn: node.placementSlots) { $0.supernodeID = ObjectIdentifier(self) }
+            state.setSupernode(self, publishingIn: node.placementSlots)
             state.context = context
         }
         changePlacement { $0.subnodes.insert(node, at: index) }
@@ -71,10 +70,7 @@ extension Node {
             throw .automaticallyManaged(operation: "removeFromSupernode", node: "\(displayName) (a subnode of \(parent.displayName))")
         }
         parent.changePlacement { $0.subnodes.removeAll { $0 === self } }
-        withState { state in
-            state.supernode = nil
-            state.changePlacement(publishingIn: placementSlots) { $0.supernodeID = nil }
-        }
+        leave(parent)
     }
 
     /// Changes the node's placement in the hierarchy (under its lock, published for readers without one).
@@ -85,9 +81,7 @@ extension Node {
     /// Sets the node's supernode to nil if it is `parent`.
     func leave(_ parent: Node) {
         withState { state in
-            guard state.supernode === parent else { return }
-            state.supernode = nil
-            state.changePlacement(publishingIn: placementSlots) { $0.supernodeID = nil }
+            if state.supernode === parent { state.setSupernode(nil, publishingIn: placementSlots) }
         }
     }
 

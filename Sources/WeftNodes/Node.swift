@@ -26,10 +26,10 @@ public typealias LayoutSpecBlock = @Sendable (Node, SizeRange, inout SpecBuilder
 ///   ``layoutSpecBlock``, ``automaticallyManagesSubnodes``) publishes an immutable snapshot of them, which
 ///   layout reads with no lock (and the version is an atomic); each change of a node's place in the hierarchy
 ///   (subnodes, its supernode's identity, applied size) publishes one the same way, which applying a pass and
-///   the ``subnodes`` getter read with no lock. The rest of a node's state (its cache, its applied layout and frame) sits behind
-///   one lock, touched in short sections only: a cold layout takes it once per node, to store the node's entry;
-///   applying a pass, once per node, to write it; a repeated ``layoutThatFits(_:)`` for the range last answered,
-///   with no input changed, takes no lock.
+///   the ``subnodes`` getter read with no lock. The rest of a node's state (its cache, its applied layout and
+///   frame) sits behind one lock, touched in short sections only: a cold layout takes it once per node, to store
+///   the node's entry; applying a pass, once per node, to write it; a repeated ``layoutThatFits(_:)`` for the
+///   range last answered, with no input changed, takes no lock.
 open class Node: LayoutObject, @unchecked Sendable {
     // @unchecked: all mutable state is in `guarded`, written only while holding its lock and read so, except the
     // input snapshots and placements, which readers reach through `inputSlots` and `placementSlots` (SlotPairs)
@@ -98,19 +98,10 @@ open class Node: LayoutObject, @unchecked Sendable {
         var lastError: (any Error & Sendable)?
         var interfaceState: InterfaceState = []
 
-        /// The current placement (read in place, under the lock).
-        var placement: Placement {
-            _read {
-                if placementSlot == 0 { yield placement0 } else { yield placement1 }
-            }
-        }
-
-        /// Changes the placement: `change` applies to a copy of the current one in the other slot, which is then
-        /// published (`slots` waits for the readers of the old one), and the old slot lets go of what it held.
-        /// Under the lock only.
+        /// Changes the placement: `change` applies to a copy of the current one in the other slot (changed in
+        /// place, not through a local), which is then published (`slots` waits for the readers of the old one),
+        /// and the old slot lets go of what it held. Under the lock only.
         mutating func changePlacement(publishingIn slots: borrowing SlotPair, _ change: (inout Placement) -> Void) {
-            // (Copied and changed in place: a copy held in a local and assigned was two more copies of the weak
-            // reference.)
             let old = placementSlot
             if old == 0 {
                 placement1 = placement0
@@ -122,6 +113,12 @@ open class Node: LayoutObject, @unchecked Sendable {
             slots.publish(1 - old)
             placementSlot = 1 - old
             if old == 0 { placement0 = Placement() } else { placement1 = Placement() }
+        }
+
+        /// Sets the supernode and publishes its identity with it (the two never differ). Under the lock only.
+        mutating func setSupernode(_ node: Node?, publishingIn slots: borrowing SlotPair) {
+            supernode = node
+            changePlacement(publishingIn: slots) { $0.supernodeID = node.map(ObjectIdentifier.init) }
         }
     }
 
@@ -175,7 +172,8 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// with no lock (``readInputs(_:)``), written under the lock (which serializes the writers), with no
     /// allocation.
     let inputSlots = SlotPair()
-    /// Which of `State.placement0` and `placement1` is current, and the readers inside (``readPlacement(_:)``): the same scheme.
+    /// Which of `State.placement0` and `placement1` is current, and the readers inside (``readPlacement(_:)``):
+    /// the same scheme.
     let placementSlots = SlotPair()
     /// Whether ``layoutSpecBlock`` is set (stored with it, under the lock): the default
     /// ``layoutSpecThatFits(_:in:)`` of a node without one (most leaves) returns without reading the snapshot.
@@ -255,7 +253,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     func readPlacement<T>(_ body: (UnsafeMutablePointer<Placement>) -> T) -> T {
         guard let first = Self.slotOffsets.placement0, let second = Self.slotOffsets.placement1 else {
             return withState { state in
-                var placement = state.placement
+                var placement = state.placementSlot == 0 ? state.placement0 : state.placement1
                 return withUnsafeMutablePointer(to: &placement, body)
             }
         }
