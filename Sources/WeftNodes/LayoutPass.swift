@@ -215,8 +215,7 @@ public struct LayoutPass: Sendable {
         try requireApplyQueue(context, "applying a layout", root)
         // 1. One reading of each node's placement (published, read with no lock: another apply queue may be
         //    changing a node that belongs to two trees): parts computed for an outdated version are dropped, with
-        //    everything below them. (The checks below refuse a node another parent holds when they run; a node
-        //    that another apply queue moves into its parent after them, before the writes, is not caught.)
+        //    everything below them.
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?
@@ -242,17 +241,32 @@ public struct LayoutPass: Sendable {
             diff.forEachRemovedNode { leaving.insert(ObjectIdentifier($0)) }
         }
         // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass. (A node
-        //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.)
+        //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.) Each
+        //    entering node is claimed first, and its supernode read after the claim; the claim lasts until its
+        //    write in step 5, so that of two apply queues placing one node at once, one is refused here.
+        var refused: (index: Int, other: Node?)?
         for i in updates.indices where updates[i].parent >= 0 && readings[updates[i].parent].plan >= 0 {
-            guard let other = readings[i].supernode, other != ObjectIdentifier(updates[updates[i].parent].node) else { continue }
-            let update = updates[i]
-            let parent = updates[update.parent]
-            if !leaving.contains(ObjectIdentifier(update.node)) {
-                // (Confirmed under the node's lock: the identifier read may have outlived its node.)
-                guard let other = update.node.supernode, other !== parent.node else { continue }
-                let place = Builder.place(of: update.node, in: parent.node, range: parent.range, scale: context.scale)
-                throw .nodeInTwoPlaces(node: update.node.displayName, first: "a subnode of \(other.displayName)", second: place)
+            let node = updates[i].node
+            let parent = updates[updates[i].parent].node
+            if readings[i].supernode == ObjectIdentifier(parent) { continue }
+            guard node.claimPlacing() else {
+                refused = (i, nil)
+                break
             }
+            readings[i].claimed = true
+            guard let other = node.hierarchyReading(subnodes: false).supernode, other != ObjectIdentifier(parent),
+                  !leaving.contains(ObjectIdentifier(node)) else { continue }
+            // (Confirmed under the node's lock: the identifier read may have outlived its node.)
+            guard let otherNode = node.supernode, otherNode !== parent else { continue }
+            refused = (i, otherNode)
+            break
+        }
+        if let (i, other) = refused {
+            for j in readings.indices where readings[j].claimed { updates[j].node.releasePlacing() }
+            let parent = updates[updates[i].parent]
+            let place = Builder.place(of: updates[i].node, in: parent.node, range: parent.range, scale: context.scale)
+            let first = other.map { "a subnode of \($0.displayName)" } ?? Node.placedElsewhere
+            throw .nodeInTwoPlaces(node: updates[i].node.displayName, first: first, second: place)
         }
         // 4. Change the hierarchy: removals first, so that nodes can move between parents.
         var result = Result()
@@ -323,6 +337,7 @@ public struct LayoutPass: Sendable {
                 // another pass. (A change after this section finds the supernode.)
                 return entering && applies && state.version != version
             }
+            if readings[i].claimed { node.releasePlacing() }
             if enteredChanged { enteredOutdated.append(node) }
         }
         if !enteredOutdated.isEmpty && !readings[0].skip {
@@ -343,6 +358,8 @@ public struct LayoutPass: Sendable {
         let current: [Node]
         let supernode: ObjectIdentifier?
         var plan = -1
+        /// Whether step 3 claimed the node for placing it (released after its write).
+        var claimed = false
     }
 
     static func sameNodes(_ a: [Node], _ b: [Node]) -> Bool {

@@ -1,3 +1,4 @@
+import Synchronization
 import WeftLayout
 
 extension Node {
@@ -34,6 +35,12 @@ extension Node {
         if automaticallyManagesSubnodes {
             throw .automaticallyManaged(operation: operation, node: displayName)
         }
+        // Claimed before the checks read its supernode, until it is written: another apply queue placing the node
+        // meanwhile is refused, or refuses this.
+        guard node.claimPlacing() else {
+            throw .nodeInTwoPlaces(node: node.displayName, first: Self.placedElsewhere, second: "the subnodes of \(displayName)")
+        }
+        defer { node.releasePlacing() }
         var ancestor: Node? = self
         while let current = ancestor {
             if current === node { throw .cycle(node: node.displayName, into: displayName) }
@@ -61,6 +68,9 @@ extension Node {
         changePlacement { $0.subnodes.insert(node, at: index) }
     }
 
+    /// How an error names the other place of a node that another hierarchy change is placing at the same time.
+    static let placedElsewhere = "a parent another apply queue is placing it in at the same time"
+
     /// Removes the node from its supernode. MUST run on the apply queue; refused when the supernode manages
     /// its subnodes automatically (its layout decides).
     public func removeFromSupernode() throws(HierarchyError) {
@@ -83,6 +93,17 @@ extension Node {
         withState { state in
             if state.supernode === parent { state.setSupernode(nil, publishingIn: placementSlots) }
         }
+    }
+
+    /// Claims the node for placing it in a parent (see `placing`): false if another hierarchy change holds it.
+    /// The claimant reads the node's supernode after this, and releases it after writing it.
+    func claimPlacing() -> Bool {
+        placing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Ends a claim of ``claimPlacing()``.
+    func releasePlacing() {
+        placing.store(false, ordering: .releasing)
     }
 
     /// Refuses `operation` unless it runs on the apply queue of the node's context.

@@ -216,6 +216,72 @@ struct NodeSnapshotTests {
         #expect(leaf.supernode === root)
     }
 
+    /// Two trees on two apply queues that both lay out one node: the apply that checks while the other is
+    /// between its checks and its writes is refused (it used to pass its checks, and both parents listed the
+    /// node). A reader parked in the first root's placement stalls the first apply at its write of that root,
+    /// after it claimed the node.
+    @Test("Of two apply queues placing one node at once, one is refused")
+    func twoQueuesPlaceOneNode() throws {
+        let leaf = CountingLeaf("n", size: Size(10, 10))
+        let (first, second) = (LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.one")),
+                               LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.two")))
+        let r1 = ComposedNode("r1", managed: true) { _ in StackSpec.vertical(children: [leaf]) }
+        let r2 = ComposedNode("r2", managed: true) { _ in StackSpec.vertical(children: [leaf]) }
+        let manual = Node(identifier: "p")
+        r1.context = first
+        r2.context = second
+        manual.context = second
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        let (pass1, pass2) = (try LayoutPass.compute(root: r1, range: range), try LayoutPass.compute(root: r2, range: range))
+        let (gate, parked) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            r1.readPlacement { _ in
+                parked.signal()
+                gate.wait()
+            }
+        }
+        parked.wait()
+        let slot = r1.placementSlots.current.load(ordering: .sequentiallyConsistent)
+        let done = DispatchSemaphore(value: 0)
+        let firstError = Locked<String?>("not run")
+        first.applyQueue.enqueue {
+            do {
+                try pass1.apply()
+                firstError.withLock { $0 = nil }
+            } catch {
+                firstError.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }
+        #expect(waitUntil(timeout: 5) { r1.placementSlots.current.load(ordering: .sequentiallyConsistent) != slot })
+        // The first apply holds the node: the second tree's apply, and an insertSubnode, are refused.
+        let refusals = second.applyQueue.sync { () -> [HierarchyError?] in
+            var errors: [HierarchyError?] = []
+            do throws(HierarchyError) { try pass2.apply(); errors.append(nil) } catch { errors.append(error) }
+            do throws(HierarchyError) { try manual.addSubnode(leaf); errors.append(nil) } catch { errors.append(error) }
+            return errors
+        }
+        #expect(refusals == [
+            .nodeInTwoPlaces(node: leaf.displayName, first: Node.placedElsewhere,
+                             second: "the layout of \(r2.displayName) at layoutSpec.children[0]"),
+            .nodeInTwoPlaces(node: leaf.displayName, first: Node.placedElsewhere, second: "the subnodes of \(manual.displayName)"),
+        ])
+        #expect(r2.subnodes.isEmpty && manual.subnodes.isEmpty)
+        gate.signal()
+        done.wait()
+        #expect(firstError.withLock { $0 } == nil)
+        #expect(leaf.supernode === r1)
+        #expect(r1.subnodes.map(ObjectIdentifier.init) == [ObjectIdentifier(leaf)])
+        // Once the first apply is done, the second is refused by its check of the node's supernode.
+        let later = second.applyQueue.sync { () -> HierarchyError? in
+            do throws(HierarchyError) { try pass2.apply(); return nil } catch { return error }
+        }
+        #expect(later == .nodeInTwoPlaces(node: leaf.displayName, first: "a subnode of \(r1.displayName)",
+                                          second: "the layout of \(r2.displayName) at layoutSpec.children[0]"))
+        #expect(r2.subnodes.isEmpty && leaf.supernode === r1)
+        #expect(leaf.placing.load(ordering: .relaxed) == false)
+    }
+
     /// A style holding a NaN (bad input, reported when the node is laid out) is not equal to itself: updateStyle,
     /// which stores its change only over the style it was computed from, compares a count of style changes, not
     /// styles (it used to loop forever).
