@@ -26,7 +26,9 @@ let package = Package(
         // The one lock type (and a value guarded by it), shared by the text engine and the node runtime.
         // Debug builds count lock acquisitions per thread (`LockCount`), for the tests that pin them.
         .target(name: "WeftSync", swiftSettings: [.define("WEFT_COUNT_LOCKS", .when(configuration: .debug))]),
-        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText", "WeftSync"]),
+        // A thread-local slot for the node statistics (Swift has no thread-local storage of its own).
+        .target(name: "CWeftThread", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText", "WeftSync", "CWeftThread"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
         .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed", "WeftText"]),
         .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftFormat", "WeftNodes", "WeftFeed", "WeftText"]),

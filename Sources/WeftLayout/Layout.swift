@@ -16,6 +16,13 @@ public struct Layout: Sendable {
     }
 
     @usableFromInline
+    init(shared: SharedStorage, index: Int32, attached: (any LayoutObject)?) {
+        self.shared = shared
+        self.index = index
+        self.attached = attached
+    }
+
+    @usableFromInline
     var storage: LayoutStorage { shared.buffer }
 
     @inlinable
@@ -46,8 +53,9 @@ public struct Layout: Sendable {
 
     /// This layout with `element` as its element: how a node hands out its cached layout, which does not hold
     /// the node itself (see ``LayoutBuilder/finishFlattened(_:)``).
+    @inlinable
     public func attaching(_ element: any LayoutObject) -> Layout {
-        Layout(storage: storage, index: index, attached: element)
+        Layout(shared: shared, index: index, attached: element)
     }
 
     /// This layout as its storage holds it, without an element attached by ``attaching(_:)``.

@@ -222,11 +222,15 @@ public struct LayoutPass: Sendable {
         // (The loops read each update's fields in place: an update copied whole is a dozen retains.)
         for i in updates.indices {
             let node = updates[i].node
+            let parent = updates[i].parent
+            // A node that enters its parent is claimed before its placement is read (see step 3). One whose
+            // parent had no subnodes when the pass was computed (a new cell) most likely enters: claimed here.
+            let claimed = parent >= 0 && !readings[parent].skip && updates[parent].managed && updates[parent].oldSubnodes.isEmpty
+            if claimed && !node.claimPlacing() { throw refusal(i, other: nil, releasing: readings) }
             let version = node.currentVersion.load(ordering: .acquiring)
             let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: updates[i].managed)
-            let parent = updates[i].parent
             let skip = (parent >= 0 && readings[parent].skip) || version != updates[i].version
-            readings.append(Reading(skip: skip, current: current, supernode: supernode))
+            readings.append(Reading(skip: skip, current: current, supernode: supernode, claimed: claimed))
             if i == 0 && !skip { oldRootSize = appliedSize }
         }
         // 2. The subnodes each managed node will have, and the diff from what it has now.
@@ -242,31 +246,23 @@ public struct LayoutPass: Sendable {
         }
         // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass. (A node
         //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.) Each
-        //    entering node is claimed first, and its supernode read after the claim; the claim lasts until its
-        //    write in step 5, so that of two apply queues placing one node at once, one is refused here.
-        var refused: (index: Int, other: Node?)?
+        //    entering node is claimed, and its supernode read after the claim (in step 1, or again here); the
+        //    claim lasts until its write in step 5, so that of two apply queues placing one node at once, one is
+        //    refused here. (Identifiers, not nodes, in the loop: a parent has a side table, and each retain of it
+        //    is a slow one.)
         for i in updates.indices where updates[i].parent >= 0 && readings[updates[i].parent].plan >= 0 {
-            let node = updates[i].node
-            let parent = updates[updates[i].parent].node
-            if readings[i].supernode == ObjectIdentifier(parent) { continue }
-            guard node.claimPlacing() else {
-                refused = (i, nil)
-                break
+            let parentID = ObjectIdentifier(updates[updates[i].parent].node)
+            if readings[i].supernode == parentID { continue }
+            var supernode = readings[i].supernode
+            if !readings[i].claimed {
+                guard updates[i].node.claimPlacing() else { throw refusal(i, other: nil, releasing: readings) }
+                readings[i].claimed = true
+                supernode = updates[i].node.supernodeID
             }
-            readings[i].claimed = true
-            guard let other = node.hierarchyReading(subnodes: false).supernode, other != ObjectIdentifier(parent),
-                  !leaving.contains(ObjectIdentifier(node)) else { continue }
+            guard let other = supernode, other != parentID, !leaving.contains(ObjectIdentifier(updates[i].node)) else { continue }
             // (Confirmed under the node's lock: the identifier read may have outlived its node.)
-            guard let otherNode = node.supernode, otherNode !== parent else { continue }
-            refused = (i, otherNode)
-            break
-        }
-        if let (i, other) = refused {
-            for j in readings.indices where readings[j].claimed { updates[j].node.releasePlacing() }
-            let parent = updates[updates[i].parent]
-            let place = Builder.place(of: updates[i].node, in: parent.node, range: parent.range, scale: context.scale)
-            let first = other.map { "a subnode of \($0.displayName)" } ?? Node.placedElsewhere
-            throw .nodeInTwoPlaces(node: updates[i].node.displayName, first: first, second: place)
+            guard let otherNode = updates[i].node.supernode, ObjectIdentifier(otherNode) != parentID else { continue }
+            throw refusal(i, other: otherNode, releasing: readings)
         }
         // 4. Change the hierarchy: removals first, so that nodes can move between parents.
         var result = Result()
@@ -352,14 +348,24 @@ public struct LayoutPass: Sendable {
         return result
     }
 
+    /// Releases the claims of `readings` and words why update `i`'s node may not enter its parent: `other` holds
+    /// it, or (nil) another hierarchy change is placing it at the same time.
+    private func refusal(_ i: Int, other: Node?, releasing readings: [Reading]) -> HierarchyError {
+        for j in readings.indices where readings[j].claimed { updates[j].node.releasePlacing() }
+        let parent = updates[updates[i].parent]
+        let place = Builder.place(of: updates[i].node, in: parent.node, range: parent.range, scale: context.scale)
+        let first = other.map { "a subnode of \($0.displayName)" } ?? Node.placedElsewhere
+        return .nodeInTwoPlaces(node: updates[i].node.displayName, first: first, second: place)
+    }
+
     /// What ``apply(deferringRemovalsFor:)`` read of one node, and the index of its plan (-1: none).
     private struct Reading {
         let skip: Bool
         let current: [Node]
         let supernode: ObjectIdentifier?
+        /// Whether the node is claimed for placing it (in step 1 or 3; released after its write).
+        var claimed: Bool
         var plan = -1
-        /// Whether step 3 claimed the node for placing it (released after its write).
-        var claimed = false
     }
 
     static func sameNodes(_ a: [Node], _ b: [Node]) -> Bool {

@@ -17,11 +17,7 @@ extension Node {
         // Asked again for the range it last answered, with no input changed since: one atomic load, a borrow
         // of the published record and a compare, no lock.
         let generation = inputsGeneration.load(ordering: .acquiring)
-        let published = rootRecord.withCurrent { record -> Layout? in
-            guard let record, record.generation == generation, record.range == range else { return nil }
-            record.statistics.bump(.cacheHits)
-            return record.layout.attaching(self)
-        }
+        let published = rootRecord.withCurrent { $0?.answer(range, generation: generation, node: self) }
         if let published { return published }
         // Otherwise the node's inputs from its snapshot, and its cached entry (which is published for next time)
         // or one computed from those inputs. A node with no entry of its current version stored computes without
@@ -177,6 +173,9 @@ extension Node {
         return (true, state.pointee.placementSlot == 0 ? state.pointee.placement0.subnodes : state.pointee.placement1.subnodes)
     }
 
+    /// The supernode's identity, read with no lock (see ``Placement/supernodeID``).
+    var supernodeID: ObjectIdentifier? { readPlacement { $0.pointee.supernodeID } }
+
     /// What applying a pass reads of a node's placement, with no lock: its subnodes if asked, its supernode's
     /// identity and its applied size.
     @inline(__always)
@@ -309,6 +308,14 @@ final class RootRecord: Sendable {
     let generation: UInt64
     let layout: Layout
     let statistics: NodeStatistics
+
+    /// The layout, attached to `node`, if the record answers `range` at `generation` (a hit is counted).
+    @inline(__always)
+    func answer(_ range: SizeRange, generation: UInt64, node: Node) -> Layout? {
+        guard self.generation == generation, self.range == range else { return nil }
+        statistics.bump(.cacheHits)
+        return layout.attaching(node)
+    }
 
     init(range: SizeRange, generation: UInt64, layout: Layout, statistics: NodeStatistics) {
         self.range = range

@@ -1,3 +1,4 @@
+import CWeftThread
 import Synchronization
 import WeftLayout
 import WeftText
@@ -38,15 +39,15 @@ public final class NodeStatistics: Sendable {
         @inline(__always)
         func add(_ amount: Int, to counter: Counter) {
             switch counter {
-            case .cacheHits: cacheHits.add(amount, ordering: .relaxed)
-            case .cacheMisses: cacheMisses.add(amount, ordering: .relaxed)
-            case .specCalls: specCalls.add(amount, ordering: .relaxed)
-            case .measurements: measurements.add(amount, ordering: .relaxed)
-            case .insertions: insertions.add(amount, ordering: .relaxed)
-            case .removals: removals.add(amount, ordering: .relaxed)
-            case .moves: moves.add(amount, ordering: .relaxed)
-            case .staleDrops: staleDrops.add(amount, ordering: .relaxed)
-            case .appliedPasses: appliedPasses.add(amount, ordering: .relaxed)
+            case .cacheHits: cacheHits.wrappingAdd(amount, ordering: .relaxed)
+            case .cacheMisses: cacheMisses.wrappingAdd(amount, ordering: .relaxed)
+            case .specCalls: specCalls.wrappingAdd(amount, ordering: .relaxed)
+            case .measurements: measurements.wrappingAdd(amount, ordering: .relaxed)
+            case .insertions: insertions.wrappingAdd(amount, ordering: .relaxed)
+            case .removals: removals.wrappingAdd(amount, ordering: .relaxed)
+            case .moves: moves.wrappingAdd(amount, ordering: .relaxed)
+            case .staleDrops: staleDrops.wrappingAdd(amount, ordering: .relaxed)
+            case .appliedPasses: appliedPasses.wrappingAdd(amount, ordering: .relaxed)
             }
         }
 
@@ -76,21 +77,31 @@ public final class NodeStatistics: Sendable {
 
     public init() {}
 
-    /// This thread's block, registered on first use.
-    @inline(__always)
+    /// This thread's block, registered on first use; remembered in the thread's slot as its last.
     private var block: Block {
+        if weft_thread_statistics_id() == id, let pointer = weft_thread_statistics_block() {
+            return Unmanaged<Block>.fromOpaque(pointer).takeUnretainedValue()
+        }
         let table = ThreadBlocks.current
-        if let block = table.block(for: id) { return block }
-        let block = Block()
-        blocks.withLock { $0.append(block) }
-        table.insert(block, for: id)
+        let block: Block
+        if let known = table.block(for: id) {
+            block = known
+        } else {
+            block = Block()
+            blocks.withLock { $0.append(block) }
+            table.insert(block, for: id)
+        }
+        weft_thread_remember_statistics(id, Unmanaged.passUnretained(block).toOpaque())
         return block
     }
 
     @inline(__always)
     func bump(_ counter: Counter, by amount: Int = 1) {
-        // The common case without a retain of the table or the block: this thread's table, its last answer.
-        if ThreadBlocks.withCurrent({ $0.bumpLast(id, counter, amount) }) { return }
+        // The common case: this thread's last block is this instance's (read from the thread's slot, no retain).
+        if weft_thread_statistics_id() == id, let pointer = weft_thread_statistics_block() {
+            Unmanaged<Block>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.add(amount, to: counter) }
+            return
+        }
         block.add(amount, to: counter)
     }
 
@@ -179,12 +190,11 @@ public final class NodeStatistics: Sendable {
 /// found. The table holds no reference to the statistics themselves (a weak one would give each instance a side
 /// table, and every retain of it would take the slow path); when it reaches ``limit`` entries it is emptied, and
 /// the threads register new blocks on their next bump (the old blocks keep their counts in their instance).
+/// The thread's slot (`weft_thread_remember_statistics`) names the last block looked up, unretained: the table
+/// holds every block the slot can name.
 private final class ThreadBlocks {
     private var ids: [UInt64] = []
     private var blocks: [NodeStatistics.Block] = []
-    // The last answer: a thread usually counts in one context at a time.
-    private var lastID: UInt64 = 0
-    private var lastBlock: NodeStatistics.Block?
 
     static let limit = 32
 
@@ -192,6 +202,8 @@ private final class ThreadBlocks {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
+            // The slot must not name a block of the table let go here (this runs on the exiting thread).
+            weft_thread_remember_statistics(0, nil)
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
         }
         return key
@@ -207,28 +219,9 @@ private final class ThreadBlocks {
         return table
     }
 
-    /// Calls `body` with this thread's table, if it has one, without retaining it.
-    @inline(__always)
-    static func withCurrent(_ body: (ThreadBlocks) -> Bool) -> Bool {
-        guard let pointer = pthread_getspecific(key) else { return false }
-        return Unmanaged<ThreadBlocks>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
-    }
-
-    /// Adds to `counter` of the last block looked up, if it is `id`'s; false if it is not.
-    @inline(__always)
-    func bumpLast(_ id: UInt64, _ counter: NodeStatistics.Counter, _ amount: Int) -> Bool {
-        guard id == lastID, let lastBlock else { return false }
-        lastBlock.add(amount, to: counter)
-        return true
-    }
-
-    @inline(__always)
     func block(for id: UInt64) -> NodeStatistics.Block? {
-        if id == lastID, let lastBlock { return lastBlock }
         guard let index = ids.firstIndex(of: id) else { return nil }
-        lastID = id
-        lastBlock = blocks[index]
-        return lastBlock
+        return blocks[index]
     }
 
     func insert(_ block: NodeStatistics.Block, for id: UInt64) {
@@ -238,7 +231,5 @@ private final class ThreadBlocks {
         }
         ids.append(id)
         blocks.append(block)
-        lastID = id
-        lastBlock = block
     }
 }

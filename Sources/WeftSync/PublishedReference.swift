@@ -30,8 +30,8 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
     /// Calls `body` with the current object (nil if none was published), valid only during the call.
     @inlinable @inline(__always)
     public func withCurrent<Result>(_ body: (Object?) -> Result) -> Result {
-        readers.add(1, ordering: .sequentiallyConsistent)
-        defer { readers.subtract(1, ordering: .sequentiallyConsistent) }
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         let current = bits.load(ordering: .sequentiallyConsistent)
         guard let pointer = UnsafeRawPointer(bitPattern: current) else { return body(nil) }
         return Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
@@ -78,8 +78,8 @@ public struct SlotPair: ~Copyable, Sendable {
     /// block, write, or call user code.
     @inlinable @inline(__always)
     public func read<Result>(_ body: (Int) -> Result) -> Result {
-        readers.add(1, ordering: .sequentiallyConsistent)
-        defer { readers.subtract(1, ordering: .sequentiallyConsistent) }
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         return body(current.load(ordering: .sequentiallyConsistent))
     }
 

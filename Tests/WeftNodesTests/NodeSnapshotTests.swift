@@ -219,9 +219,10 @@ struct NodeSnapshotTests {
     /// Two trees on two apply queues that both lay out one node: the apply that checks while the other is
     /// between its checks and its writes is refused (it used to pass its checks, and both parents listed the
     /// node). A reader parked in the first root's placement stalls the first apply at its write of that root,
-    /// after it claimed the node.
-    @Test("Of two apply queues placing one node at once, one is refused")
-    func twoQueuesPlaceOneNode() throws {
+    /// after it claimed the node. With `secondHasSubnodes`, the second root already holds another subnode (apply
+    /// claims the node when it finds it entering, not while it reads it first).
+    @Test("Of two apply queues placing one node at once, one is refused", arguments: [false, true])
+    func twoQueuesPlaceOneNode(secondHasSubnodes: Bool) throws {
         let leaf = CountingLeaf("n", size: Size(10, 10))
         let (first, second) = (LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.one")),
                                LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.two")))
@@ -232,6 +233,14 @@ struct NodeSnapshotTests {
         r2.context = second
         manual.context = second
         let range = SizeRange(min: .zero, max: Size(100, 100))
+        let other = CountingLeaf("m", size: Size(5, 5))
+        if secondHasSubnodes {
+            r2.setBuild { _ in StackSpec.vertical(children: [other]) }
+            _ = try second.applyQueue.sync { () throws(HierarchyError) in try LayoutPass.compute(root: r2, range: range).apply() }
+            #expect(r2.subnodes.count == 1)
+            r2.setBuild { _ in StackSpec.vertical(children: [other, leaf]) }
+            r2.setNeedsLayout()
+        }
         let (pass1, pass2) = (try LayoutPass.compute(root: r1, range: range), try LayoutPass.compute(root: r2, range: range))
         let (gate, parked) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         Thread.detachNewThread {
@@ -263,10 +272,10 @@ struct NodeSnapshotTests {
         }
         #expect(refusals == [
             .nodeInTwoPlaces(node: leaf.displayName, first: Node.placedElsewhere,
-                             second: "the layout of \(r2.displayName) at layoutSpec.children[0]"),
+                             second: "the layout of \(r2.displayName) at layoutSpec.children[\(secondHasSubnodes ? 1 : 0)]"),
             .nodeInTwoPlaces(node: leaf.displayName, first: Node.placedElsewhere, second: "the subnodes of \(manual.displayName)"),
         ])
-        #expect(r2.subnodes.isEmpty && manual.subnodes.isEmpty)
+        #expect(r2.subnodes.count == (secondHasSubnodes ? 1 : 0) && manual.subnodes.isEmpty)
         gate.signal()
         done.wait()
         #expect(firstError.withLock { $0 } == nil)
@@ -277,8 +286,8 @@ struct NodeSnapshotTests {
             do throws(HierarchyError) { try pass2.apply(); return nil } catch { return error }
         }
         #expect(later == .nodeInTwoPlaces(node: leaf.displayName, first: "a subnode of \(r1.displayName)",
-                                          second: "the layout of \(r2.displayName) at layoutSpec.children[0]"))
-        #expect(r2.subnodes.isEmpty && leaf.supernode === r1)
+                                          second: "the layout of \(r2.displayName) at layoutSpec.children[\(secondHasSubnodes ? 1 : 0)]"))
+        #expect(r2.subnodes.count == (secondHasSubnodes ? 1 : 0) && leaf.supernode === r1)
         #expect(leaf.placing.load(ordering: .relaxed) == false)
     }
 
