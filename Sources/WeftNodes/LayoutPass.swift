@@ -225,12 +225,14 @@ public struct LayoutPass: Sendable {
             let parent = updates[i].parent
             // A node that enters its parent is claimed before its placement is read (see step 3). One whose
             // parent had no subnodes when the pass was computed (a new cell) most likely enters: claimed here.
-            let claimed = parent >= 0 && !readings[parent].skip && updates[parent].managed && updates[parent].oldSubnodes.isEmpty
+            let claimed = parent >= 0 && readings[parent].claimsChildren
             if claimed && !node.claimPlacing() { throw refusal(i, other: nil, releasing: readings) }
             let version = node.currentVersion.load(ordering: .acquiring)
-            let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: updates[i].managed)
+            let managed = updates[i].managed
+            let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: managed)
             let skip = (parent >= 0 && readings[parent].skip) || version != updates[i].version
-            readings.append(Reading(skip: skip, current: current, supernode: supernode, claimed: claimed))
+            readings.append(Reading(id: ObjectIdentifier(node), skip: skip, current: current, supernode: supernode, claimed: claimed,
+                                    claimsChildren: managed && !skip && updates[i].oldSubnodes.isEmpty))
             if i == 0 && !skip { oldRootSize = appliedSize }
         }
         // 2. The subnodes each managed node will have, and the diff from what it has now.
@@ -249,9 +251,9 @@ public struct LayoutPass: Sendable {
         //    entering node is claimed, and its supernode read after the claim (in step 1, or again here); the
         //    claim lasts until its write in step 5, so that of two apply queues placing one node at once, one is
         //    refused here. (Identifiers, not nodes, in the loop: a parent has a side table, and each retain of it
-        //    is a slow one.)
+        //    is a slow one: even `ObjectIdentifier(updates[p].node)` retains it.)
         for i in updates.indices where updates[i].parent >= 0 && readings[updates[i].parent].plan >= 0 {
-            let parentID = ObjectIdentifier(updates[updates[i].parent].node)
+            let parentID = readings[updates[i].parent].id
             if readings[i].supernode == parentID { continue }
             var supernode = readings[i].supernode
             if !readings[i].claimed {
@@ -360,11 +362,15 @@ public struct LayoutPass: Sendable {
 
     /// What ``apply(deferringRemovalsFor:)`` read of one node, and the index of its plan (-1: none).
     private struct Reading {
+        /// The node's identity.
+        let id: ObjectIdentifier
         let skip: Bool
         let current: [Node]
         let supernode: ObjectIdentifier?
         /// Whether the node is claimed for placing it (in step 1 or 3; released after its write).
         var claimed: Bool
+        /// Whether step 1 claims the node's children: it applies, and had no subnodes when the pass was computed.
+        let claimsChildren: Bool
         var plan = -1
     }
 

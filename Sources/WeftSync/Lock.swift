@@ -117,23 +117,29 @@ public struct Locked<Value>: @unchecked Sendable {
     @inlinable @inline(__always)
     public func lockedPointer() -> UnsafeMutablePointer<Value> {
         LockCount.bump()
-        return storage.withUnsafeMutablePointers { value, mutex in
-            pthread_mutex_lock(mutex)
-            return value
+        // (Borrowed, not retained: this box keeps its storage alive, and its caller keeps the box.)
+        return Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
+            storage.withUnsafeMutablePointers { value, mutex in
+                pthread_mutex_lock(mutex)
+                return value
+            }
         }
     }
 
     /// The value's address (stable for the box's lifetime), without taking the lock: for a lock-free protocol over
     /// a part of the value that its writers keep while holding the lock (such as two slots that a ``SlotPair``
     /// alternates between). Read through it only what that protocol makes safe, and write nothing.
+    @inlinable @inline(__always)
     public func valueAddress() -> UnsafeMutablePointer<Value> {
-        storage.withUnsafeMutablePointerToHeader { $0 }
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { $0.withUnsafeMutablePointerToHeader { $0 } }
     }
 
     /// Releases the lock taken by ``lockedPointer()``.
     @inlinable @inline(__always)
     public func unlock() {
-        storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+        Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
+            storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+        }
     }
 }
 
