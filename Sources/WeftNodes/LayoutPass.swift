@@ -213,9 +213,10 @@ public struct LayoutPass: Sendable {
     /// them when it completes). Returns the result and the root update's diff.
     func apply(deferringRemovalsFor transitioning: Node?) throws(HierarchyError) -> Result {
         try requireApplyQueue(context, "applying a layout", root)
-        // 1. One reading of each node's placement (published, read with no lock: another apply queue may be
-        //    changing a node that belongs to two trees): parts computed for an outdated version are dropped, with
-        //    everything below them.
+        // 1. One reading of each node's placement (published, read with no lock), each node claimed first: the
+        //    claim lasts until the node's write in step 5, so that another apply queue changing a node that
+        //    belongs to two trees waits for this pass or is refused, and never changes it between this reading
+        //    and that write. Parts computed for an outdated version are dropped, with everything below them.
         var readings = [Reading]()
         readings.reserveCapacity(updates.count)
         var oldRootSize: Size?
@@ -223,16 +224,11 @@ public struct LayoutPass: Sendable {
         for i in updates.indices {
             let node = updates[i].node
             let parent = updates[i].parent
-            // A node that enters its parent is claimed before its placement is read (see step 3). One whose
-            // parent had no subnodes when the pass was computed (a new cell) most likely enters: claimed here.
-            let claimed = parent >= 0 && readings[parent].claimsChildren
-            if claimed && !node.claimPlacing() { throw refusal(i, other: nil, releasing: readings) }
+            if !node.claimPlacing() { throw refusal(i, other: nil, releasing: readings) }
             let version = node.currentVersion.load(ordering: .acquiring)
-            let managed = updates[i].managed
-            let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: managed)
+            let (current, supernode, appliedSize) = node.hierarchyReading(subnodes: updates[i].managed)
             let skip = (parent >= 0 && readings[parent].skip) || version != updates[i].version
-            readings.append(Reading(id: ObjectIdentifier(node), skip: skip, current: current, supernode: supernode, claimed: claimed,
-                                    claimsChildren: managed && !skip && updates[i].oldSubnodes.isEmpty))
+            readings.append(Reading(id: ObjectIdentifier(node), skip: skip, current: current, supernode: supernode))
             if i == 0 && !skip { oldRootSize = appliedSize }
         }
         // 2. The subnodes each managed node will have, and the diff from what it has now.
@@ -247,21 +243,12 @@ public struct LayoutPass: Sendable {
             diff.forEachRemovedNode { leaving.insert(ObjectIdentifier($0)) }
         }
         // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass. (A node
-        //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.) Each
-        //    entering node is claimed, and its supernode read after the claim (in step 1, or again here); the
-        //    claim lasts until its write in step 5, so that of two apply queues placing one node at once, one is
-        //    refused here. (Identifiers, not nodes, in the loop: a parent has a side table, and each retain of it
-        //    is a slow one: even `ObjectIdentifier(updates[p].node)` retains it.)
+        //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.)
+        //    (Identifiers, not nodes, in the loop: a parent has a side table, and each retain of it is a slow
+        //    one: even `ObjectIdentifier(updates[p].node)` retains it.)
         for i in updates.indices where updates[i].parent >= 0 && readings[updates[i].parent].plan >= 0 {
             let parentID = readings[updates[i].parent].id
-            if readings[i].supernode == parentID { continue }
-            var supernode = readings[i].supernode
-            if !readings[i].claimed {
-                guard updates[i].node.claimPlacing() else { throw refusal(i, other: nil, releasing: readings) }
-                readings[i].claimed = true
-                supernode = updates[i].node.supernodeID
-            }
-            guard let other = supernode, other != parentID, !leaving.contains(ObjectIdentifier(updates[i].node)) else { continue }
+            guard let other = readings[i].supernode, other != parentID, !leaving.contains(readings[i].id) else { continue }
             // (Confirmed under the node's lock: the identifier read may have outlived its node.)
             guard let otherNode = updates[i].node.supernode, ObjectIdentifier(otherNode) != parentID else { continue }
             throw refusal(i, other: otherNode, releasing: readings)
@@ -290,6 +277,8 @@ public struct LayoutPass: Sendable {
         let context = self.context  // (captured by the write below: the pass itself is not)
         var enteredOutdated: [Node] = []
         for i in updates.indices {
+            // (Every node's claim ends here: with its write, once its placement is published, or unwritten.)
+            defer { updates[i].node.releasePlacing() }
             let parentIndex = updates[i].parent
             let parent = parentIndex >= 0 && !readings[parentIndex].skip ? updates[parentIndex].node : nil
             let applies = !readings[i].skip
@@ -335,7 +324,6 @@ public struct LayoutPass: Sendable {
                 // another pass. (A change after this section finds the supernode.)
                 return entering && applies && state.version != version
             }
-            if readings[i].claimed { node.releasePlacing() }
             if enteredChanged { enteredOutdated.append(node) }
         }
         if !enteredOutdated.isEmpty && !readings[0].skip {
@@ -350,10 +338,13 @@ public struct LayoutPass: Sendable {
         return result
     }
 
-    /// Releases the claims of `readings` and words why update `i`'s node may not enter its parent: `other` holds
-    /// it, or (nil) another hierarchy change is placing it at the same time.
+    /// Releases the claims of the nodes read so far (`readings`) and words why update `i`'s node may not be
+    /// applied here: `other` holds it, or (nil) another apply queue's change holds it.
     private func refusal(_ i: Int, other: Node?, releasing readings: [Reading]) -> HierarchyError {
-        for j in readings.indices where readings[j].claimed { updates[j].node.releasePlacing() }
+        for j in readings.indices { updates[j].node.releasePlacing() }
+        guard updates[i].parent >= 0 else {
+            return .nodeInTwoPlaces(node: updates[i].node.displayName, first: Node.placedElsewhere, second: "the root of this layout pass")
+        }
         let parent = updates[updates[i].parent]
         let place = Builder.place(of: updates[i].node, in: parent.node, range: parent.range, scale: context.scale)
         let first = other.map { "a subnode of \($0.displayName)" } ?? Node.placedElsewhere
@@ -367,10 +358,6 @@ public struct LayoutPass: Sendable {
         let skip: Bool
         let current: [Node]
         let supernode: ObjectIdentifier?
-        /// Whether the node is claimed for placing it (in step 1 or 3; released after its write).
-        var claimed: Bool
-        /// Whether step 1 claims the node's children: it applies, and had no subnodes when the pass was computed.
-        let claimsChildren: Bool
         var plan = -1
     }
 

@@ -1,5 +1,13 @@
+import Dispatch
 import Synchronization
 import WeftLayout
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Node {
     /// The node's subnodes, back to front (later subnodes are drawn above earlier ones). MAY be read anywhere.
@@ -35,12 +43,15 @@ extension Node {
         if automaticallyManagesSubnodes {
             throw .automaticallyManaged(operation: operation, node: displayName)
         }
-        // Claimed before the checks read its supernode, until it is written: another apply queue placing the node
-        // meanwhile is refused, or refuses this.
-        guard node.claimPlacing() else {
+        // Both claimed (see `placing`) before the checks read them, until they are written: another apply queue
+        // changing either meanwhile waits, or is refused, or refuses this.
+        guard claimPlacing(with: node) else {
             throw .nodeInTwoPlaces(node: node.displayName, first: Self.placedElsewhere, second: "the subnodes of \(displayName)")
         }
-        defer { node.releasePlacing() }
+        defer {
+            node.releasePlacing()
+            if node !== self { releasePlacing() }
+        }
         var ancestor: Node? = self
         while let current = ancestor {
             if current === node { throw .cycle(node: node.displayName, into: displayName) }
@@ -69,7 +80,7 @@ extension Node {
     }
 
     /// How an error names the other place of a node that another hierarchy change is placing at the same time.
-    static let placedElsewhere = "a parent another apply queue is placing it in at the same time"
+    static let placedElsewhere = "a hierarchy change on another apply queue, which held it for longer than a change waits"
 
     /// Removes the node from its supernode. MUST run on the apply queue; refused when the supernode manages
     /// its subnodes automatically (its layout decides).
@@ -95,15 +106,49 @@ extension Node {
         }
     }
 
-    /// Claims the node for placing it in a parent (see `placing`): false if another hierarchy change holds it.
-    /// The claimant reads the node's supernode after this, and releases it after writing it.
+    /// How long a claim waits for another's on the same node to end before it gives up, in nanoseconds. A claim
+    /// lasts from a check to a write (microseconds; no user code runs while one is held), so only a conflict that
+    /// waits on itself (two passes on two apply queues, each holding a node the other needs) or a stalled apply
+    /// waits this long, and is then refused.
+    static let claimPatience: UInt64 = 250_000_000
+
+    /// Claims the node (see `placing`) for a hierarchy change: its subnodes or its supernode are read after this
+    /// and written before ``releasePlacing()``. Waits up to ``claimPatience`` for another apply queue's claim to
+    /// end; false if it did not.
+    @inline(__always)
     func claimPlacing() -> Bool {
-        placing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        placing.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged || claimPlacingPatiently()
+    }
+
+    /// Claims the node and `other` (in address order, so that two changes claiming the same two never hold one
+    /// each); false, holding neither, if either stays held.
+    func claimPlacing(with other: Node) -> Bool {
+        if other === self { return claimPlacing() }
+        let (first, second) = ObjectIdentifier(self) < ObjectIdentifier(other) ? (self, other) : (other, self)
+        guard first.claimPlacing() else { return false }
+        guard second.claimPlacing() else {
+            first.releasePlacing()
+            return false
+        }
+        return true
+    }
+
+    @inline(never)
+    private func claimPlacingPatiently() -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ Self.claimPatience
+        repeat {
+            _ = placing.compareExchange(expected: 1, desired: 2, ordering: .relaxed)  // (marked: a change waits)
+            sched_yield()
+            if placing.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+                return true
+            }
+        } while DispatchTime.now().uptimeNanoseconds < deadline
+        return false
     }
 
     /// Ends a claim of ``claimPlacing()``.
     func releasePlacing() {
-        placing.store(false, ordering: .releasing)
+        placing.store(0, ordering: .releasing)
     }
 
     /// Refuses `operation` unless it runs on the apply queue of the node's context.

@@ -187,11 +187,12 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// The newest version for which a layout was stored in the cache: while it is not the current version, a
     /// lookup knows it misses without taking the lock.
     let storedVersion = Atomic<UInt64>(0)
-    /// Whether a hierarchy change is placing this node in a parent: a layout pass from its check of the node's
-    /// supernode to its write of it, or `insertSubnode`. Taken with one compare-and-swap (``claimPlacing()``),
-    /// so that of two apply queues placing one node at once, one is refused: the checks of the other already
-    /// ran, and its write may not have been published yet.
-    let placing = Atomic<Bool>(false)
+    /// Whether a hierarchy change holds this node: a layout pass applying it, from before it reads the node's
+    /// placement to its write of it, or `insertSubnode` (the node and its new parent).
+    /// Taken with one compare-and-swap (``claimPlacing()``), so that two apply queues never change one node's
+    /// placement from two readings of it: the second waits for the first, or is refused. 0: free, 1: held,
+    /// 2: held, and another change waits for it.
+    let placing = Atomic<UInt8>(0)
     /// The layout last answered for a root range, and the generation it was computed at: a repeated
     /// ``layoutThatFits(_:)`` for that range is answered from it with no lock.
     let rootRecord = PublishedReference<RootRecord>()

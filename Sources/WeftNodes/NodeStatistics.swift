@@ -26,6 +26,8 @@ public final class NodeStatistics: Sendable {
 
     /// One thread's counters.
     final class Block: Sendable {
+        /// The thread that bumps it (``weft_thread_token()``: unique among live threads).
+        let owner: UInt
         let cacheHits = Atomic<Int>(0)
         let cacheMisses = Atomic<Int>(0)
         let specCalls = Atomic<Int>(0)
@@ -35,6 +37,10 @@ public final class NodeStatistics: Sendable {
         let moves = Atomic<Int>(0)
         let staleDrops = Atomic<Int>(0)
         let appliedPasses = Atomic<Int>(0)
+
+        init(owner: UInt) {
+            self.owner = owner
+        }
 
         @inline(__always)
         func add(_ amount: Int, to counter: Counter) {
@@ -87,8 +93,15 @@ public final class NodeStatistics: Sendable {
         if let known = table.block(for: id) {
             block = known
         } else {
-            block = Block()
-            blocks.withLock { $0.append(block) }
+            // This thread's block of this instance if it had one (its table was emptied since, or the thread that
+            // had it ended), so that an instance keeps one block per thread however often tables are emptied.
+            let owner = UInt(weft_thread_token())
+            block = blocks.withLock { all in
+                if let mine = all.first(where: { $0.owner == owner }) { return mine }
+                let new = Block(owner: owner)
+                all.append(new)
+                return new
+            }
             table.insert(block, for: id)
         }
         weft_thread_remember_statistics(id, Unmanaged.passUnretained(block).toOpaque())
@@ -104,6 +117,9 @@ public final class NodeStatistics: Sendable {
         }
         block.add(amount, to: counter)
     }
+
+    /// How many threads' blocks this instance holds (one per thread that counted in it).
+    var blockCount: Int { blocks.withLock { $0.count } }
 
     /// Adds the counts of one layout computation.
     func add(_ counters: LayoutCounters) {
@@ -189,7 +205,7 @@ public final class NodeStatistics: Sendable {
 /// identifiers only; identifiers are never reused, so an entry of a statistics instance that is gone is never
 /// found. The table holds no reference to the statistics themselves (a weak one would give each instance a side
 /// table, and every retain of it would take the slow path); when it reaches ``limit`` entries it is emptied, and
-/// the threads register new blocks on their next bump (the old blocks keep their counts in their instance).
+/// the thread looks its blocks up in their instances again on its next bump (an instance keeps one per thread).
 /// The thread's slot (`weft_thread_remember_statistics`) names the last block looked up, unretained: the table
 /// holds every block the slot can name.
 private final class ThreadBlocks {

@@ -216,11 +216,11 @@ struct NodeSnapshotTests {
         #expect(leaf.supernode === root)
     }
 
-    /// Two trees on two apply queues that both lay out one node: the apply that checks while the other is
-    /// between its checks and its writes is refused (it used to pass its checks, and both parents listed the
-    /// node). A reader parked in the first root's placement stalls the first apply at its write of that root,
-    /// after it claimed the node. With `secondHasSubnodes`, the second root already holds another subnode (apply
-    /// claims the node when it finds it entering, not while it reads it first).
+    /// Two trees on two apply queues that both lay out one node: the apply that comes while the other is
+    /// between its reading and its writes waits for it, and here, where the first stays stalled longer than a
+    /// change waits, is refused (it used to pass its checks, and both parents listed the node). A reader parked
+    /// in the first root's placement stalls the first apply at its write of that root, after it claimed the
+    /// node. With `secondHasSubnodes`, the second root already holds another subnode.
     @Test("Of two apply queues placing one node at once, one is refused", arguments: [false, true])
     func twoQueuesPlaceOneNode(secondHasSubnodes: Bool) throws {
         let leaf = CountingLeaf("n", size: Size(10, 10))
@@ -288,7 +288,103 @@ struct NodeSnapshotTests {
         #expect(later == .nodeInTwoPlaces(node: leaf.displayName, first: "a subnode of \(r1.displayName)",
                                           second: "the layout of \(r2.displayName) at layoutSpec.children[\(secondHasSubnodes ? 1 : 0)]"))
         #expect(r2.subnodes.count == (secondHasSubnodes ? 1 : 0) && leaf.supernode === r1)
-        #expect(leaf.placing.load(ordering: .relaxed) == false)
+        #expect(leaf.placing.load(ordering: .relaxed) == 0)
+    }
+
+    /// Applies `pass` on `queue` with a reader parked in `node`'s placement, and returns once apply switched that
+    /// slot: it then waits there for the reader, holding its claims, before the rest of its writes. `release`
+    /// lets it go and waits for it; its result is nil, or the error's description.
+    static func parkedApply(_ pass: LayoutPass, at node: Node, on queue: ApplyQueue) -> (release: () -> String?, slotSwitched: Bool) {
+        let (gate, parked, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            node.readPlacement { _ in
+                parked.signal()
+                gate.wait()
+            }
+        }
+        parked.wait()
+        let slot = node.placementSlots.current.load(ordering: .sequentiallyConsistent)
+        let outcome = Locked<String?>("not run")
+        queue.enqueue {
+            let value: String?
+            do throws(HierarchyError) { try pass.apply(); value = nil } catch { value = "\(error)" }
+            outcome.withLock { $0 = value }
+            done.signal()
+        }
+        let switched = waitUntil(timeout: 5) { node.placementSlots.current.load(ordering: .sequentiallyConsistent) != slot }
+        return ({ gate.signal(); done.wait(); return outcome.withLock { $0 } }, switched)
+    }
+
+    /// A pass on another apply queue that needs a node a parked pass holds waits for it (the node is marked:
+    /// 2), and once the first is done, works from what the first wrote. Here both put `a` into the shared `n`
+    /// (a root on the second queue, a child of `r` on the first): both land, and `a` is in `n` once.
+    @Test("A change waiting for another apply queue's claim works from what that one wrote")
+    func waitingChangeSeesTheFirst() throws {
+        let (first, second) = (LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.wait1")),
+                               LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.wait2")))
+        let a = CountingLeaf("a", size: Size(10, 10))
+        let n = ComposedNode("n", managed: true) { _ in StackSpec.vertical(children: [a]) }
+        let r = ComposedNode("r", managed: false) { _ in StackSpec.vertical(children: [n]) }
+        a.context = second
+        n.context = second
+        r.context = first
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        let (outer, inner) = (try LayoutPass.compute(root: r, range: range), try LayoutPass.compute(root: n, range: range))
+        let (release, switched) = Self.parkedApply(outer, at: r, on: first.applyQueue)
+        #expect(switched)
+        let innerResult = Locked<String?>("not run")
+        let innerDone = DispatchSemaphore(value: 0)
+        second.applyQueue.enqueue {
+            let value: String?
+            do throws(HierarchyError) { try inner.apply(); value = nil } catch { value = "\(error)" }
+            innerResult.withLock { $0 = value }
+            innerDone.signal()
+        }
+        #expect(waitUntil(timeout: 5) { n.placing.load(ordering: .sequentiallyConsistent) == 2 })
+        #expect(release() == nil)
+        innerDone.wait()
+        #expect(innerResult.withLock { $0 } == nil)
+        #expect(a.supernode === n && n.subnodes.map(ObjectIdentifier.init) == [ObjectIdentifier(a)])
+        #expect([a, n, r].allSatisfy { $0.placing.load(ordering: .relaxed) == 0 })
+    }
+
+    /// The review's case: a pass on the first queue read `p` holding `x` and is parked before its write of `p`;
+    /// the second queue drops `x` from `p` (for `y`) and puts it into `q`. Before every applied node was claimed,
+    /// the first pass then wrote `p`'s subnodes from its old reading: `p` and `q` both listed `x`. Now the second
+    /// queue waits, and works from what the first wrote: each node is listed by its supernode, and only there.
+    @Test("A pass never writes a node's placement from a reading another apply queue changed since")
+    func staleReadingNeverWritten() throws {
+        let (first, second) = (LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.stale1")),
+                               LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.stale2")))
+        let (x, y) = (CountingLeaf("x", size: Size(10, 10)), CountingLeaf("y", size: Size(10, 10)))
+        let p = ComposedNode("p", managed: true) { range in StackSpec.vertical(children: [range.max.width > 50 ? x : y]) }
+        let q = ComposedNode("q", managed: true) { _ in StackSpec.vertical(children: [x]) }
+        let r = ComposedNode("r", managed: false) { _ in StackSpec.vertical(children: [p]) }
+        for node in [x, y, p, q] as [Node] { node.context = second }
+        r.context = first
+        let (wide, narrow) = (SizeRange(min: .zero, max: Size(100, 100)), SizeRange(min: .zero, max: Size(40, 100)))
+        _ = try second.applyQueue.sync { () throws(HierarchyError) in try LayoutPass.compute(root: p, range: wide).apply() }
+        #expect(x.supernode === p)
+        let keep = try LayoutPass.compute(root: r, range: wide)
+        let (drop, move) = (try LayoutPass.compute(root: p, range: narrow), try LayoutPass.compute(root: q, range: wide))
+        let (release, switched) = Self.parkedApply(keep, at: r, on: first.applyQueue)
+        #expect(switched)
+        let results = Locked<[String?]>([])
+        let secondDone = DispatchSemaphore(value: 0)
+        second.applyQueue.enqueue {
+            for pass in [drop, move] {
+                let value: String?
+                do throws(HierarchyError) { try pass.apply(); value = nil } catch { value = "\(error)" }
+                results.withLock { $0.append(value) }
+            }
+            secondDone.signal()
+        }
+        #expect(waitUntil(timeout: 5) { p.placing.load(ordering: .sequentiallyConsistent) == 2 })
+        #expect(release() == nil)
+        secondDone.wait()
+        #expect(results.withLock { $0 } == [nil, nil])
+        #expect(names(p.subnodes) == ["y"] && names(q.subnodes) == ["x"])
+        #expect(x.supernode === q && y.supernode === p)
     }
 
     /// A style holding a NaN (bad input, reported when the node is laid out) is not equal to itself: updateStyle,

@@ -18,4 +18,7 @@ static inline void weft_thread_remember_statistics(uint64_t identifier, void *bl
     weft_statistics_last_block = block;
 }
 
+/// A number that tells this thread apart from every other live thread (the address of its slot).
+static inline uintptr_t weft_thread_token(void) { return (uintptr_t)&weft_statistics_last_id; }
+
 #endif
