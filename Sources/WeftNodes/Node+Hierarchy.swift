@@ -48,10 +48,7 @@ extension Node {
         guard claimPlacing(with: node) else {
             throw .nodeInTwoPlaces(node: node.displayName, first: Self.placedElsewhere, second: "the subnodes of \(displayName)")
         }
-        defer {
-            node.releasePlacing()
-            if node !== self { releasePlacing() }
-        }
+        defer { releasePlacing(with: node) }
         var ancestor: Node? = self
         while let current = ancestor {
             if current === node { throw .cycle(node: node.displayName, into: displayName) }
@@ -144,6 +141,12 @@ extension Node {
             }
         } while DispatchTime.now().uptimeNanoseconds < deadline
         return false
+    }
+
+    /// Ends a claim of ``claimPlacing(with:)``.
+    func releasePlacing(with other: Node) {
+        other.releasePlacing()
+        if other !== self { releasePlacing() }
     }
 
     /// Ends a claim of ``claimPlacing()``.

@@ -173,9 +173,6 @@ extension Node {
         return (true, state.pointee.placementSlot == 0 ? state.pointee.placement0.subnodes : state.pointee.placement1.subnodes)
     }
 
-    /// The supernode's identity, read with no lock (see ``Placement/supernodeID``).
-    var supernodeID: ObjectIdentifier? { readPlacement { $0.pointee.supernodeID } }
-
     /// What applying a pass reads of a node's placement, with no lock: its subnodes if asked, its supernode's
     /// identity and its applied size.
     @inline(__always)

@@ -85,9 +85,7 @@ public final class NodeStatistics: Sendable {
 
     /// This thread's block, registered on first use; remembered in the thread's slot as its last.
     private var block: Block {
-        if weft_thread_statistics_id() == id, let pointer = weft_thread_statistics_block() {
-            return Unmanaged<Block>.fromOpaque(pointer).takeUnretainedValue()
-        }
+        if let pointer = blockInSlot { return Unmanaged<Block>.fromOpaque(pointer).takeUnretainedValue() }
         let table = ThreadBlocks.current
         let block: Block
         if let known = table.block(for: id) {
@@ -108,10 +106,16 @@ public final class NodeStatistics: Sendable {
         return block
     }
 
+    /// This thread's block of this instance, if the thread's slot names it (unretained).
+    @inline(__always)
+    private var blockInSlot: UnsafeMutableRawPointer? {
+        weft_thread_statistics_id() == id ? weft_thread_statistics_block() : nil
+    }
+
     @inline(__always)
     func bump(_ counter: Counter, by amount: Int = 1) {
         // The common case: this thread's last block is this instance's (read from the thread's slot, no retain).
-        if weft_thread_statistics_id() == id, let pointer = weft_thread_statistics_block() {
+        if let pointer = blockInSlot {
             Unmanaged<Block>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.add(amount, to: counter) }
             return
         }
