@@ -277,55 +277,64 @@ extension LayoutBuilder {
     /// it would keep itself alive forever); the layout returned has the root's element attached
     /// (``Layout/attaching(_:)``), and ``Layout/detached`` drops it for storing.
     public func finishFlattened(_ root: LayoutRef) -> Layout {
-        // Count the nodes below the root first, so that the storage is the only allocation.
-        func countNodes(_ index: Int32) -> Int {
-            let r = records[Int(index)]
-            var count = 0
-            for e in 0..<Int(r.edgeCount) {
-                let child = edges[Int(r.edgeStart) + e]
-                count += records[Int(child)].isNode ? 1 : countNodes(child)
-            }
-            return count
-        }
-        let nodeCount = countNodes(root.index)
-        let storage = LayoutStorage.make(count: nodeCount + 1, scale: grid.scale)
-        let grid = self.grid
-        var arena: SpecArena?
-        records.withUnsafeBufferPointer { source in
+        // Count the nodes below the root first, so that the storage is the only allocation. (The walks are
+        // methods with explicit arguments: as nested functions capturing `next` and `arena`, every call paid
+        // for dynamic exclusivity checks.)
+        let storage = records.withUnsafeBufferPointer { source in
             edges.withUnsafeBufferPointer { edges in
+                let nodeCount = Self.countNodes(root.index, source, edges)
+                let storage = LayoutStorage.make(count: nodeCount + 1, scale: grid.scale)
                 storage.withUnsafeMutablePointers { header, out in
                     let r = source[Int(root.index)]
                     out.initialize(to: LayoutStorage.Record(
                         element: .detached, size: r.size, position: .zero, firstChild: 1,
                         childCount: Int32(truncatingIfNeeded: nodeCount)))
                     var next = 1
-                    // The nodes in spec order, at their exact positions in the root's coordinates, rounded.
-                    func place(_ index: Int32, _ origin: Point) {
-                        let parent = source[Int(index)]
-                        for e in 0..<Int(parent.edgeCount) {
-                            let child = edges[Int(parent.edgeStart) + e]
-                            let c = source[Int(child)]
-                            let position = origin + c.position
-                            if c.isNode {
-                                (out + next).initialize(to: LayoutStorage.Record(
-                                    element: storedElement(c.source, arena: &arena), size: c.size,
-                                    position: Point(x: grid.ceil(position.x), y: grid.ceil(position.y)),
-                                    firstChild: 0, childCount: 0))
-                                next += 1
-                            } else {
-                                place(child, position)
-                            }
-                        }
-                    }
-                    place(root.index, .zero)
+                    var arena: SpecArena?
+                    placeNodes(root.index, .zero, source, edges, out, &next, &arena)
                     header.pointee.count = next
                     header.pointee.arena = arena
                 }
+                return storage
             }
         }
         let root = records[Int(root.index)].source
         if case .object(let unowned) = root { return Layout(storage: storage, index: 0, attached: unowned.object) }
         return Layout(storage: storage, index: 0)
+    }
+
+    /// The number of nodes below record `index`, not looking into nodes.
+    private static func countNodes(_ index: Int32, _ source: UnsafeBufferPointer<Record>, _ edges: UnsafeBufferPointer<Int32>) -> Int {
+        let r = source[Int(index)]
+        var count = 0
+        for e in 0..<Int(r.edgeCount) {
+            let child = edges[Int(r.edgeStart) + e]
+            count += source[Int(child)].isNode ? 1 : countNodes(child, source, edges)
+        }
+        return count
+    }
+
+    /// Writes the nodes below record `index` from `out + next` on, in spec order, at their exact positions in
+    /// the root's coordinates (`origin` is the record's), rounded.
+    private func placeNodes(
+        _ index: Int32, _ origin: Point, _ source: UnsafeBufferPointer<Record>, _ edges: UnsafeBufferPointer<Int32>,
+        _ out: UnsafeMutablePointer<LayoutStorage.Record>, _ next: inout Int, _ arena: inout SpecArena?
+    ) {
+        let parent = source[Int(index)]
+        for e in 0..<Int(parent.edgeCount) {
+            let child = edges[Int(parent.edgeStart) + e]
+            let c = source[Int(child)]
+            let position = origin + c.position
+            if c.isNode {
+                (out + next).initialize(to: LayoutStorage.Record(
+                    element: storedElement(c.source, arena: &arena), size: c.size,
+                    position: Point(x: grid.ceil(position.x), y: grid.ceil(position.y)),
+                    firstChild: 0, childCount: 0))
+                next += 1
+            } else {
+                placeNodes(child, position, source, edges, out, &next, &arena)
+            }
+        }
     }
 }
 

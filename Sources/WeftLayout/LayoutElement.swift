@@ -32,6 +32,11 @@ public protocol LayoutElement: SpecPart, Sendable {
     /// its last child's).
     var baselineDescender: Double { get }
 
+    /// The element's style if it can be laid out, or the style's first problem (at `style.<property>`). The
+    /// default reads ``style`` and validates it; an element that validated its style when it was set (a node)
+    /// answers without checking again.
+    func checkedStyle() throws(LayoutError) -> LayoutStyle
+
     /// Lays the element out for `range` and returns its layout's reference in `builder`.
     ///
     /// `parentSize` is the size percentages resolve against; a dimension is NaN where the parent's size is not
@@ -48,6 +53,12 @@ extension LayoutElement {
     public func placeOfSublayout(_ index: Int) -> String { "children[\(index)]" }
     public var baselineAscender: Double { style.ascender }
     public var baselineDescender: Double { style.descender }
+
+    public func checkedStyle() throws(LayoutError) -> LayoutStyle {
+        let style = self.style
+        try style.validate()
+        return style
+    }
 
     /// How error paths and pictures name this element: its kind, and its identifier in quotes if it has one.
     public var displayName: String {

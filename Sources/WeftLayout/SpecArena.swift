@@ -167,9 +167,7 @@ public final class SpecArena: @unchecked Sendable {
             try validateStyle(of: record)
             return styles[Int(record.style)]
         }
-        let style = elements[Int(child.elementIndex)].style
-        try style.validate()
-        return style
+        return try elements[Int(child.elementIndex)].checkedStyle()
     }
 
     /// A child as an element: a ``Spec`` of this arena, or the element itself.

@@ -92,7 +92,7 @@ public struct LayoutPass: Sendable {
         var updates: [Update] = []
         /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places
         /// (the thread's buffer, kept with its notes).
-        var placed: [(node: ObjectIdentifier, update: Int)]
+        var placed: [PlacedNode]
         /// The children whose layout for the size their parent gave them was no longer cached.
         var changed: [Node] = []
 
@@ -101,37 +101,47 @@ public struct LayoutPass: Sendable {
         mutating func visit(
             _ node: Node, _ entry: LayoutCache.Entry, managed: Bool, current: [Node], parent: Int, frame: Rect
         ) throws(HierarchyError) {
-            // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames.
-            let sublayouts = entry.layout?.sublayouts
+            // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames. Each is cast
+            // to a node once, here; the walk below takes them from `placed`.
             let here = updates.count
+            let base = placed.count
             var children: [Node] = []
+            let sublayouts = entry.layout?.sublayouts
             if let sublayouts, !sublayouts.isEmpty {
                 if managed { children.reserveCapacity(sublayouts.count) }
-                for sublayout in sublayouts {
-                    guard let child = sublayout.object as? Node else { continue }
+                for k in sublayouts.indices {
+                    guard let child = sublayouts[k].object as? Node else { continue }
                     if managed { children.append(child) }
-                    placed.append((ObjectIdentifier(child), here))
+                    placed.append(PlacedNode(node: ObjectIdentifier(child), update: here, child: Unmanaged.passUnretained(child), sublayout: k))
                 }
             }
-            let old = current
+            let end = placed.count
             updates.append(Update(
                 node: node, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
-                parent: parent, frameInParent: frame, managed: managed, oldSubnodes: old, newSubnodes: managed ? children : [],
-                diff: managed ? HierarchyDiff(from: old, to: children) : nil))
-            guard let sublayouts else { return }
-            for sublayout in sublayouts {
-                guard let child = sublayout.object as? Node else { continue }
-                // The child's reading when its parent laid it out, or one read of it now: the entry its parent
-                // placed and its subnodes.
-                let found = notes.reading(child, size: sublayout.size, scale: context.scale)
-                    ?? child.applyingReading(size: sublayout.size, scale: context.scale)
-                var childEntry: LayoutCache.Entry
+                parent: parent, frameInParent: frame, managed: managed, oldSubnodes: current, newSubnodes: children,
+                diff: managed ? HierarchyDiff(from: current, to: children) : nil))
+            guard let sublayouts, end > base else { return }
+            for p in base..<end {
+                let child = placed[p].child.takeUnretainedValue()
+                let sublayout = sublayouts[placed[p].sublayout]
+                // The child's reading when its parent laid it out (read in place), or one read of it now: the
+                // entry its parent placed and its subnodes.
+                let size = sublayout.size
+                if let n = notes.noteIndex(child, size: size, scale: context.scale) {
+                    try notes.withNote(n) { (note) throws(HierarchyError) in
+                        try visit(child, note.pointee.entry, managed: note.pointee.managed, current: note.pointee.subnodes,
+                                  parent: here, frame: sublayout.frame)
+                    }
+                    continue
+                }
+                let found = child.applyingReading(size: size, scale: context.scale)
+                let childEntry: LayoutCache.Entry
                 if let cached = found.entry {
                     childEntry = cached
                 } else {
                     changed.append(child)
                     do {
-                        childEntry = try child.rootEntry(SizeRange(exactly: sublayout.size), context: context)
+                        childEntry = try child.rootEntry(SizeRange(exactly: size), context: context)
                     } catch {
                         throw .layoutFailed(error)
                     }

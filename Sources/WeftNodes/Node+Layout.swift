@@ -156,11 +156,12 @@ extension Node {
     /// after its parent laid it out (or the entry was evicted), so the parent's layout may be stale; the pass
     /// then computes one for exactly that size (as Texture does) and asks for another pass.
     @inline(__always)
-    func applyingReading(size: Size, scale: Double) -> (entry: LayoutCache.Entry?, managed: Bool, subnodes: [Node]) {
+    func applyingReading(size: Size, scale: Double) -> NodeReading {
         let state = guarded.lockedPointer()
         defer { guarded.unlock() }
         let (managed, subnodes) = Self.walkReading(state)
-        return (state.pointee.cache.lookup(size: size, scale: scale, version: state.pointee.version), managed, subnodes)
+        return NodeReading(entry: state.pointee.cache.lookup(size: size, scale: scale, version: state.pointee.version),
+                           managed: managed, subnodes: subnodes)
     }
 
     /// What a layout pass's walk needs of a node besides its entry, read in place under its lock: whether it

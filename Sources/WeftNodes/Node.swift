@@ -300,6 +300,13 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// A change in place (`node.style.flexGrow = 1`) is one atomic read-modify-write: concurrent changes of
     /// different fields all land. (The node's lock is held while the new value is stored in place, so the
     /// statement must not itself change this node.)
+    /// The style and its problem from the snapshot, which checked the style when it was made.
+    public func checkedStyle() throws(LayoutError) -> LayoutStyle {
+        let (style, problem) = readInputs { ($0.pointee.style, $0.pointee.styleProblem) }
+        if let problem { throw problem }
+        return style
+    }
+
     public var style: LayoutStyle {
         get { readInputs { $0.pointee.style } }
         set { withState { $0.style = newValue } }

@@ -9,6 +9,24 @@ import WeftLayout
 /// buffers have grown). A note is one consistent reading of its node; if the node changes afterwards, its
 /// version no longer matches when the pass is applied, and applying asks for another pass (as a second read
 /// that found the change would have).
+/// What a pass's walk reads of a placed node: the entry its parent placed (nil when it is no longer cached),
+/// whether it manages its subnodes, and its subnodes if it does. A struct rather than a tuple: a tuple of these
+/// members was copied through the runtime's generic tuple witnesses (about 200 instructions a copy).
+struct NodeReading {
+    var entry: LayoutCache.Entry?
+    var managed: Bool
+    var subnodes: [Node]
+}
+
+/// A node a parent placed in a pass: its identity, the parent's update, and the node itself with its index
+/// among the parent's sublayouts (unretained: the parent's layout, which the pass holds, holds it).
+struct PlacedNode {
+    let node: ObjectIdentifier
+    let update: Int
+    let child: Unmanaged<Node>
+    let sublayout: Int
+}
+
 final class PassNotes {
     struct Note {
         /// The node's identity, compared without retaining it (`node` keeps it alive while noted).
@@ -99,7 +117,23 @@ final class PassNotes {
     /// The latest reading of `node`, if its entry is of `size` at `scale` (what its parent placed); nil sends the
     /// pass to read the node itself.
     @inline(__always)
-    func reading(_ node: Node, size: Size, scale: Double) -> (entry: LayoutCache.Entry?, managed: Bool, subnodes: [Node])? {
+    func reading(_ node: Node, size: Size, scale: Double) -> NodeReading? {
+        guard let found = noteIndex(node, size: size, scale: scale) else { return nil }
+        return NodeReading(entry: notes[found].entry, managed: notes[found].managed, subnodes: notes[found].subnodes)
+    }
+
+    /// Runs `body` on note `index` in place (its entry and subnodes are not copied). The notes MUST NOT be
+    /// changed meanwhile (a pass's walk only reads them).
+    @inline(__always)
+    func withNote<R>(_ index: Int, _ body: (UnsafePointer<Note>) throws(HierarchyError) -> R) throws(HierarchyError) -> R {
+        try notes.withUnsafeBufferPointer { (buffer) throws(HierarchyError) -> R in
+            try body(buffer.baseAddress.unsafelyUnwrapped + index)
+        }
+    }
+
+    /// The index of `node`'s latest note, if its entry is of `size` at `scale` (``reading(_:size:scale:)``).
+    @inline(__always)
+    func noteIndex(_ node: Node, size: Size, scale: Double) -> Int? {
         let id = ObjectIdentifier(node)
         var found = notes.count - 1
         if mask == 0 {
@@ -117,21 +151,21 @@ final class PassNotes {
             }
         }
         guard notes[found].entry.size == size, notes[found].entry.scale == scale else { return nil }
-        return (notes[found].entry, notes[found].managed, notes[found].subnodes)
+        return found
     }
 
     /// A pass's list of placed nodes, kept here between passes (empty, its capacity kept unless a large pass
     /// grew it): a pass takes it, and gives it back when it is done.
-    @exclusivity(unchecked) private var placed: [(node: ObjectIdentifier, update: Int)] = []
+    @exclusivity(unchecked) private var placed: [PlacedNode] = []
 
-    func takePlaced() -> [(node: ObjectIdentifier, update: Int)] {
-        var taken: [(node: ObjectIdentifier, update: Int)] = []
+    func takePlaced() -> [PlacedNode] {
+        var taken: [PlacedNode] = []
         swap(&taken, &placed)
         return taken
     }
 
     /// Takes `buffer` back (leaving it empty), emptied in place.
-    func givePlaced(_ buffer: inout [(node: ObjectIdentifier, update: Int)]) {
+    func givePlaced(_ buffer: inout [PlacedNode]) {
         guard buffer.capacity <= Self.keptCapacity else { return }
         buffer.removeAll(keepingCapacity: true)
         swap(&placed, &buffer)
