@@ -76,6 +76,13 @@ extension LayoutElement {
 /// cycle checks compare it by identity.
 public protocol LayoutObject: AnyObject, LayoutElement {}
 
+extension LayoutObject {
+    /// As a child of a spec, an object is referred to as it is, in the arena's table of objects.
+    public func specChild(in arena: SpecArena) -> SpecChild {
+        arena.appendObject(self)
+    }
+}
+
 /// Something a spec can hold as a child: an element, or a spec already in the same ``SpecBuilder``.
 public protocol SpecPart {
     /// The reference to this part in `arena`, adding it there if it is not yet in it (an element is added as

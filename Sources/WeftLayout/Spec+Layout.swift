@@ -41,6 +41,7 @@ extension LayoutBuilder {
     ) throws(LayoutError) -> LayoutRef {
         do {
             if child.isSpec { return try layoutSpec(arena, child.specIndex, range, parentSize: parentSize) }
+            if child.isObject { return try arena.object(child).layout(range, parentSize: parentSize, in: &self) }
             return try arena.element(child).layout(range, parentSize: parentSize, in: &self)
         } catch {
             throw error.within(place())
@@ -64,6 +65,7 @@ extension LayoutBuilder {
     /// Lays out a reference of `arena`: a spec of it, or one of its elements.
     public mutating func layoutSpecChild(_ arena: SpecArena, _ child: SpecChild, _ range: SizeRange, parentSize: Size) throws(LayoutError) -> LayoutRef {
         if child.isSpec { return try layoutSpec(arena, child.specIndex, range, parentSize: parentSize) }
+        if child.isObject { return try arena.object(child).layout(range, parentSize: parentSize, in: &self) }
         return try arena.element(child).layout(range, parentSize: parentSize, in: &self)
     }
 
@@ -81,6 +83,7 @@ extension LayoutBuilder {
     /// alone).
     mutating func placeholder(_ arena: SpecArena, _ child: SpecChild) -> LayoutRef {
         if child.isSpec { return leafSpec(arena, child.specIndex, size: .zero) }
+        if child.isObject { return leaf(object: arena.object(child), size: .zero) }
         let element = arena.element(child)
         if let object = element as? any LayoutObject { return leaf(object: object, size: .zero) }
         return leaf(element, size: .zero)

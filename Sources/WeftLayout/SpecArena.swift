@@ -11,8 +11,13 @@ public final class SpecArena: @unchecked Sendable {
 
     @exclusivity(unchecked) @usableFromInline var records: ContiguousArray<SpecRecord> = []
     @exclusivity(unchecked) @usableFromInline var children: ContiguousArray<SpecChild> = []
-    /// Children that are not specs of this arena: nodes, leaves of other kinds, finished specs of other arenas.
+    /// Children that are not specs of this arena and have no identity: leaves of other kinds, finished specs of
+    /// other arenas.
     @exclusivity(unchecked) @usableFromInline var elements: ContiguousArray<any LayoutElement> = []
+    /// Children with identity (nodes). Kept apart from `elements`: an `any LayoutObject` is copied with one
+    /// retain, an `any LayoutElement` through the runtime's value witnesses (boxing a node cost about 250
+    /// instructions, laying it out from the box about 70 more).
+    @exclusivity(unchecked) @usableFromInline var objects: ContiguousArray<any LayoutObject> = []
     /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
     @exclusivity(unchecked) @usableFromInline var styles: ContiguousArray<LayoutStyle> = [LayoutStyle()]
     @exclusivity(unchecked) @usableFromInline var styleProblems: ContiguousArray<StyleProblem?> = [nil]
@@ -28,13 +33,13 @@ public final class SpecArena: @unchecked Sendable {
 
     /// A point to return to with ``rewind(to:)``.
     public struct Mark: Sendable {
-        let records, children, elements, styles, identifiers: Int
+        let records, children, elements, objects, styles, identifiers: Int
     }
 
     /// The arena's size now: specs added after it can be dropped together.
     public var mark: Mark {
-        Mark(records: records.count, children: children.count, elements: elements.count, styles: styles.count,
-             identifiers: identifiers.count)
+        Mark(records: records.count, children: children.count, elements: elements.count, objects: objects.count,
+             styles: styles.count, identifiers: identifiers.count)
     }
 
     /// Drops every spec added after `mark` (a node's spec, once it was laid out; the arena is then used as a
@@ -43,6 +48,7 @@ public final class SpecArena: @unchecked Sendable {
         records.truncate(to: mark.records)
         children.truncate(to: mark.children)
         elements.truncate(to: mark.elements)
+        objects.truncate(to: mark.objects)
         styles.truncate(to: mark.styles)
         styleProblems.truncate(to: mark.styles)
         identifiers.truncate(to: mark.identifiers)
@@ -53,6 +59,7 @@ public final class SpecArena: @unchecked Sendable {
         records.truncate(to: 0)
         children.truncate(to: 0)
         elements.truncate(to: 0)
+        objects.truncate(to: 0)
         scratch.truncate(to: 0)
         styles.truncate(to: 1)
         styleProblems.truncate(to: 1)
@@ -119,6 +126,13 @@ public final class SpecArena: @unchecked Sendable {
         return SpecChild(element: Int32(truncatingIfNeeded: elements.count - 1))
     }
 
+    /// Adds an element with identity (a node); returns its reference.
+    @usableFromInline
+    func appendObject(_ object: any LayoutObject) -> SpecChild {
+        objects.append(object)
+        return SpecChild(object: Int32(truncatingIfNeeded: objects.count - 1))
+    }
+
     // MARK: Reading
 
     func record(_ index: Int32) -> SpecRecord {
@@ -138,7 +152,12 @@ public final class SpecArena: @unchecked Sendable {
     }
 
     func element(_ child: SpecChild) -> any LayoutElement {
-        elements[Int(child.elementIndex)]
+        child.isObject ? objects[Int(child.objectIndex)] : elements[Int(child.elementIndex)]
+    }
+
+    /// A child that is an element with identity (``SpecChild/isObject``).
+    func object(_ child: SpecChild) -> any LayoutObject {
+        objects[Int(child.objectIndex)]
     }
 
     /// `range` narrowed by `record`'s style (``LayoutStyle/narrowed(_:parentSize:)``); the default style only
@@ -167,12 +186,13 @@ public final class SpecArena: @unchecked Sendable {
             try validateStyle(of: record)
             return styles[Int(record.style)]
         }
+        if child.isObject { return try objects[Int(child.objectIndex)].checkedStyle() }
         return try elements[Int(child.elementIndex)].checkedStyle()
     }
 
     /// A child as an element: a ``Spec`` of this arena, or the element itself.
     func childElement(_ child: SpecChild) -> any LayoutElement {
-        child.isSpec ? Spec(arena: self, index: child.specIndex) : elements[Int(child.elementIndex)]
+        child.isSpec ? Spec(arena: self, index: child.specIndex) : element(child)
     }
 }
 
@@ -189,18 +209,26 @@ struct StyleProblem: Sendable {
     }
 }
 
-/// A reference from a spec to one of its children: another spec of the same arena, or an element.
+/// A reference from a spec to one of its children: another spec of the same arena, an element, or an element
+/// with identity.
 public struct SpecChild: Hashable, Sendable {
-    /// >= 0: a spec index; < 0: -1 - an element index.
+    /// >= 0: a spec index; from -1 down to -2^30: -1 - an element index; below: -1 - 2^30 - an object index.
+    /// (An arena never holds 2^30 elements: each costs far more than the 4 GiB that would take.)
     @usableFromInline let raw: Int32
+
+    static let objectBase: Int32 = 1 << 30
 
     init(spec index: Int32) { raw = index }
 
     init(element index: Int32) { raw = -1 - index }
 
+    init(object index: Int32) { raw = -1 - Self.objectBase - index }
+
     var isSpec: Bool { raw >= 0 }
+    var isObject: Bool { raw < -Self.objectBase }
     var specIndex: Int32 { raw }
     var elementIndex: Int32 { -1 - raw }
+    var objectIndex: Int32 { -1 - Self.objectBase - raw }
 }
 
 /// One spec in an arena: its kind (with the kind's options), its style and identifier (indexes into the
