@@ -200,6 +200,15 @@ public struct LayoutBuilder: ~Copyable {
                edgeStart: Int32(truncatingIfNeeded: edges.count), edgeCount: 0)
     }
 
+    /// Records a layout without sublayouts for a node whose `size` is already on this builder's pixel grid (a
+    /// size its cache holds): not rounded again.
+    @inlinable
+    package mutating func leaf(node: any LayoutObject, roundedSize size: Size) -> LayoutRef {
+        records.append(Record(source: .object(UnownedObject(node)), size: size,
+                              edgeStart: Int32(truncatingIfNeeded: edges.count), edgeCount: 0, isNode: true))
+        return LayoutRef(records.count - 1)
+    }
+
     /// Records a layout with one sublayout.
     @inlinable
     public mutating func layout(_ element: any LayoutElement, size: Size, sublayout: LayoutRef) -> LayoutRef {

@@ -37,6 +37,12 @@ public protocol LayoutElement: SpecPart, Sendable {
     /// answers without checking again.
     func checkedStyle() throws(LayoutError) -> LayoutStyle
 
+    /// Calls `body` with the element's style if it can be laid out (``checkedStyle()``), where the element
+    /// keeps it if it can (a node: in its snapshot, not copied). Not generic: a generic requirement called
+    /// through an existential looked its result type's metadata up at run time, on every call. `body` MUST be quick and MUST NOT block,
+    /// change the element or call user code: a node's writers wait while it runs.
+    func withCheckedStyle(_ body: (borrowing LayoutStyle) -> Void) throws(LayoutError)
+
     /// Lays the element out for `range` and returns its layout's reference in `builder`.
     ///
     /// `parentSize` is the size percentages resolve against; a dimension is NaN where the parent's size is not
@@ -58,6 +64,10 @@ extension LayoutElement {
         let style = self.style
         try style.validate()
         return style
+    }
+
+    public func withCheckedStyle(_ body: (borrowing LayoutStyle) -> Void) throws(LayoutError) {
+        body(try checkedStyle())
     }
 
     /// How error paths and pictures name this element: its kind, and its identifier in quotes if it has one.

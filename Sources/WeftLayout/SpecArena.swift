@@ -190,6 +190,20 @@ public final class SpecArena: @unchecked Sendable {
         return try elements[Int(child.elementIndex)].checkedStyle()
     }
 
+    /// Calls `body` with a child's style, read in place, if it can be laid out (``checkedStyle(of:)``).
+    @inline(__always)
+    func withCheckedStyle(of child: SpecChild, _ body: (borrowing LayoutStyle) -> Void) throws(LayoutError) {
+        if child.isSpec {
+            let record = records[Int(child.specIndex)]
+            try validateStyle(of: record)
+            styles.withUnsafeBufferPointer { body($0[Int(record.style)]) }
+        } else if child.isObject {
+            try objects[Int(child.objectIndex)].withCheckedStyle(body)
+        } else {
+            try elements[Int(child.elementIndex)].withCheckedStyle(body)
+        }
+    }
+
     /// A child as an element: a ``Spec`` of this arena, or the element itself.
     func childElement(_ child: SpecChild) -> any LayoutElement {
         child.isSpec ? Spec(arena: self, index: child.specIndex) : element(child)

@@ -6,7 +6,8 @@ extension Node {
     /// gets one layout of the node's size. MAY run on any thread.
     public func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
         let entry = try cachedOrComputedLayout(range, parentSize: parentSize, in: &builder)
-        return builder.leaf(object: self, size: entry.size)
+        // (An entry's size is on the grid of the builder's scale: entries are looked up by scale.)
+        return builder.leaf(node: self, roundedSize: entry.size)
     }
 
     /// The node's own layout for `range`: the node at the root and, as its sublayouts, the nodes of its

@@ -307,6 +307,16 @@ open class Node: LayoutObject, @unchecked Sendable {
         return style
     }
 
+    /// `body` runs on the snapshot's style in place, while the snapshot is read (a writer waits meanwhile).
+    public func withCheckedStyle(_ body: (borrowing LayoutStyle) -> Void) throws(LayoutError) {
+        let problem: LayoutError? = readInputs { inputs in
+            if let styleProblem = inputs.pointee.styleProblem { return styleProblem }
+            body(inputs.pointee.style)
+            return nil
+        }
+        if let problem { throw problem }
+    }
+
     public var style: LayoutStyle {
         get { readInputs { $0.pointee.style } }
         set { withState { $0.style = newValue } }

@@ -13,8 +13,8 @@ struct StackItem {
     let stretchCrossMin: Double
     /// The child's own cross maximum when stretched, infinity when it has none.
     let stretchCrossMax: Double
-    let ascender: Double
-    let descender: Double
+    var ascender: Double
+    var descender: Double
 
     var isFlexibleBothWays: Bool { flexGrow > 0 && flexShrink > 0 }
 
@@ -65,6 +65,7 @@ struct StackPass {
         itemBase = builder.stackItems.count
         lineBase = builder.stackLines.count
         let undefined = Size(width: .nan, height: .nan)
+        let (alignItems, direction) = (options.alignItems, options.direction)
         var flexibleBothWays = 0
         for i in 0..<Int(record.childCount) {
             let child = arena.child(record, i)
@@ -79,31 +80,35 @@ struct StackPass {
                     ascender: baselines.0, descender: baselines.1))
                 continue
             }
-            let style: LayoutStyle
+            // The style read in place (a node's in its snapshot), only for what the item keeps of it.
+            var item = StackItem(
+                ref: LayoutRef(0), size: .zero, flexGrow: 0, flexShrink: 0, flexBasis: .auto, alignment: alignItems,
+                spacingBefore: 0, spacingAfter: 0, stretchCrossMin: 0, stretchCrossMax: .infinity, ascender: 0, descender: 0)
             do {
-                style = try arena.checkedStyle(of: child)
+                try arena.withCheckedStyle(of: child) { style in
+                    let alignment = Self.alignment(style.alignSelf, alignItems)
+                    var stretchMin = 0.0
+                    var stretchMax = Double.infinity
+                    if alignment == .stretch && !style.hasAutoSize {
+                        let own = style.resolvedRange(parentSize: undefined)
+                        stretchMin = own.min.cross(direction)
+                        stretchMax = own.max.cross(direction)
+                    }
+                    item = StackItem(
+                        ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
+                        flexBasis: style.flexBasis, alignment: alignment,
+                        spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
+                        stretchCrossMin: stretchMin, stretchCrossMax: stretchMax, ascender: 0, descender: 0)
+                }
             } catch {
                 builder.stackItems.truncate(to: itemBase)
                 throw error.within("children[\(i)]")
             }
-            let alignment = Self.alignment(style.alignSelf, options.alignItems)
-            var stretchMin = 0.0
-            var stretchMax = Double.infinity
-            if alignment == .stretch && !style.hasAutoSize {
-                let own = style.resolvedRange(parentSize: undefined)
-                stretchMin = own.min.cross(direction)
-                stretchMax = own.max.cross(direction)
-            }
             // Only baseline-aligned children need their baselines (a vertical stack finds its own by asking
             // its first or last child, so asking every child would make deep nesting quadratic).
-            let baselineAligned = alignment == .baselineFirst || alignment == .baselineLast
-            let baselines = baselineAligned ? arena.baselines(of: child) : (0, 0)
-            let item = StackItem(
-                ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
-                flexBasis: style.flexBasis, alignment: alignment,
-                spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
-                stretchCrossMin: stretchMin, stretchCrossMax: stretchMax,
-                ascender: baselines.0, descender: baselines.1)
+            if item.isBaselineAligned {
+                (item.ascender, item.descender) = arena.baselines(of: child)
+            }
             if item.isFlexibleBothWays { flexibleBothWays += 1 }
             builder.stackItems.append(item)
         }
