@@ -19,11 +19,17 @@ public struct LayoutPass: Sendable {
         let parent: Int
         /// The node's frame in its parent's layout (the root's is unused).
         let frameInParent: Rect
-        /// For automatically managed nodes: the subnodes the pass expected and the ones it produces.
-        let managed: Bool
-        let oldSubnodes: [Node]
-        let newSubnodes: [Node]
-        let diff: HierarchyDiff?
+        /// For an automatically managed node: the subnodes the pass expected, the ones it produces and the diff;
+        /// nil for others (so that a leaf's update holds no arrays: each was a retain and a release).
+        let subnodes: ManagedSubnodes?
+
+        var managed: Bool { subnodes != nil }
+    }
+
+    struct ManagedSubnodes: Sendable {
+        let old: [Node]
+        let new: [Node]
+        let diff: HierarchyDiff
     }
 
     public let root: Node
@@ -49,7 +55,7 @@ public struct LayoutPass: Sendable {
 
     /// The diffs this pass will apply, per automatically managed node, root first.
     public var diffs: [(node: Node, diff: HierarchyDiff)] {
-        updates.compactMap { update in update.diff.map { (update.node, $0) } }
+        updates.compactMap { update in update.subnodes.map { (update.node, $0.diff) } }
     }
 
     /// Computes the pass for `root` laid out in `range`, in the root's ``Node/context``. MAY run on any thread.
@@ -80,7 +86,8 @@ public struct LayoutPass: Sendable {
         let rootNodes = entry.layout?.sublayouts.count ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
-        try builder.visit(root, entry, managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
+        try builder.visit(root, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
+                          managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
         try builder.checkEachNodeOnce()
         notes.givePlaced(&builder.placed)
         return LayoutPass(root: root, range: range, context: context, updates: builder.updates, changed: builder.changed)
@@ -98,15 +105,17 @@ public struct LayoutPass: Sendable {
 
         /// Adds `node`'s update (its `entry`, and whether it manages its subnodes and which it has now), then
         /// visits the nodes of its layout.
+        /// (The entry comes in parts: passed whole from a note, it was copied through its value witness.)
         mutating func visit(
-            _ node: Node, _ entry: LayoutCache.Entry, managed: Bool, current: [Node], parent: Int, frame: Rect
+            _ node: Node, version: UInt64, layout: Layout?, size: Size, range: SizeRange, managed: Bool, current: [Node],
+            parent: Int, frame: Rect
         ) throws(HierarchyError) {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames. Each is cast
             // to a node once, here; the walk below takes them from `placed`.
             let here = updates.count
             let base = placed.count
             var children: [Node] = []
-            let sublayouts = entry.layout?.sublayouts
+            let sublayouts = layout?.sublayouts
             if let sublayouts, !sublayouts.isEmpty {
                 if managed { children.reserveCapacity(sublayouts.count) }
                 for k in sublayouts.indices {
@@ -117,9 +126,8 @@ public struct LayoutPass: Sendable {
             }
             let end = placed.count
             updates.append(Update(
-                node: node, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
-                parent: parent, frameInParent: frame, managed: managed, oldSubnodes: current, newSubnodes: children,
-                diff: managed ? HierarchyDiff(from: current, to: children) : nil))
+                node: node, version: version, layout: layout, size: size, range: range, parent: parent, frameInParent: frame,
+                subnodes: managed ? ManagedSubnodes(old: current, new: children, diff: HierarchyDiff(from: current, to: children)) : nil))
             guard let sublayouts, end > base else { return }
             for p in base..<end {
                 let child = placed[p].child.takeUnretainedValue()
@@ -129,8 +137,9 @@ public struct LayoutPass: Sendable {
                 let size = sublayout.size
                 if let n = notes.noteIndex(child, size: size, scale: context.scale) {
                     try notes.withNote(n) { (note) throws(HierarchyError) in
-                        try visit(child, note.pointee.entry, managed: note.pointee.managed, current: note.pointee.subnodes,
-                                  parent: here, frame: sublayout.frame)
+                        try visit(child, version: note.pointee.entry.version, layout: note.pointee.entry.layout,
+                                  size: note.pointee.entry.size, range: note.pointee.entry.range, managed: note.pointee.managed,
+                                  current: note.pointee.subnodes, parent: here, frame: sublayout.frame)
                     }
                     continue
                 }
@@ -146,7 +155,9 @@ public struct LayoutPass: Sendable {
                         throw .layoutFailed(error)
                     }
                 }
-                try visit(child, childEntry, managed: found.managed, current: found.subnodes, parent: here, frame: sublayout.frame)
+                try visit(child, version: childEntry.version, layout: childEntry.layout, size: childEntry.size,
+                          range: childEntry.range, managed: found.managed, current: found.subnodes, parent: here,
+                          frame: sublayout.frame)
             }
         }
 
@@ -244,10 +255,10 @@ public struct LayoutPass: Sendable {
         // 2. The subnodes each managed node will have, and the diff from what it has now.
         var plans: [(index: Int, diff: HierarchyDiff)] = []
         var leaving = Set<ObjectIdentifier>()
-        for (i, update) in updates.enumerated() where !readings[i].skip && update.managed {
+        for i in updates.indices where !readings[i].skip {
+            guard let managed = updates[i].subnodes else { continue }
             let current = readings[i].current
-            let diff = Self.sameNodes(current, update.oldSubnodes) ? (update.diff ?? HierarchyDiff(from: current, to: update.newSubnodes))
-                : HierarchyDiff(from: current, to: update.newSubnodes)
+            let diff = Self.sameNodes(current, managed.old) ? managed.diff : HierarchyDiff(from: current, to: managed.new)
             readings[i].plan = plans.count
             plans.append((i, diff))
             diff.forEachRemovedNode { leaving.insert(ObjectIdentifier($0)) }
@@ -299,7 +310,8 @@ public struct LayoutPass: Sendable {
             var diff: HierarchyDiff?
             if applies, readings[i].plan >= 0 {
                 let planned = plans[readings[i].plan].diff
-                subnodes = node === transitioning ? planned.removals.map(\.node) + updates[i].newSubnodes : updates[i].newSubnodes
+                let new = updates[i].subnodes?.new ?? []
+                subnodes = node === transitioning ? planned.removals.map(\.node) + new : new
                 diff = planned
             }
             let frameInParent = updates[i].frameInParent

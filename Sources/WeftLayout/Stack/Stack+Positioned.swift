@@ -2,7 +2,7 @@
 
 extension StackPass {
     /// Step 7 and 8: places every child and returns the stack's size.
-    func position(_ builder: inout LayoutBuilder) -> Size {
+    mutating func position(_ builder: inout LayoutBuilder) -> Size {
         let grid = builder.grid
         let (crossOffset, crossSpacing) = Self.distribute(
             crossViolation(crossSum), count: lineCount, as: Self.justification(options.alignContent))

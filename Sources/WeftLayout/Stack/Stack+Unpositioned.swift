@@ -11,7 +11,7 @@ extension StackPass {
             let item = builder.stackItems[itemBase + i]
             if optimizedFlexing && item.isFlexibleBothWays {
                 // Sized by flexing alone; a zero-size placeholder until then, as in Texture.
-                let ref = builder.placeholder(arena, arena.child(record, i))
+                let ref = builder.placeholder(arena, child(i))
                 builder.stackItems[itemBase + i].ref = ref
                 builder.stackItems[itemBase + i].size = .zero
             } else {
@@ -52,7 +52,7 @@ extension StackPass {
     }
 
     /// Step 4: each line's children grown or shrunk to resolve the line's main violation.
-    func flexLines(_ builder: inout LayoutBuilder) throws(LayoutError) {
+    mutating func flexLines(_ builder: inout LayoutBuilder) throws(LayoutError) {
         for l in 0..<lineCount {
             let line = line(l, builder)
             let violation = mainViolation(mainSum(line.start, line.end, builder))
@@ -113,7 +113,7 @@ extension StackPass {
     }
 
     /// Step 5: each line's cross size and baseline.
-    func computeLineCrossSizes(_ builder: inout LayoutBuilder) {
+    mutating func computeLineCrossSizes(_ builder: inout LayoutBuilder) {
         let crossMin = range.min.cross(direction)
         let crossMax = range.max.cross(direction)
         if lineCount == 1 && crossMin == crossMax {

@@ -39,7 +39,9 @@ struct StackPass {
     let options: StackOptions
     let direction: StackDirection
     let arena: SpecArena
-    let record: SpecRecord
+    /// The stack's first child in the arena's children (the record itself, with its kind, is not kept: the pass
+    /// is copied whole for each non-mutating call, so it stays small).
+    let childStart: Int32
     let childCount: Int
     let range: SizeRange
     /// The size children resolve percentages against: the stack's size where the range fixes it.
@@ -56,7 +58,7 @@ struct StackPass {
         self.options = options
         self.direction = options.direction
         self.arena = arena
-        self.record = record
+        self.childStart = record.childStart
         self.childCount = Int(record.childCount)
         self.range = range
         self.childParent = Size(
@@ -115,7 +117,14 @@ struct StackPass {
         optimizedFlexing = flexibleBothWays == 1 && range.min.main(direction) == range.max.main(direction)
     }
 
-    func release(_ builder: inout LayoutBuilder) {
+    /// Child `i` of the stack.
+    func child(_ i: Int) -> SpecChild {
+        arena.children[Int(childStart) + i]
+    }
+
+    // (The phases below are `mutating` although some change nothing: called on the `var` pass, a non-mutating
+    // one was handed a copy of the whole pass, a 200-byte memcpy per call.)
+    mutating func release(_ builder: inout LayoutBuilder) {
         builder.stackItems.truncate(to: itemBase)
         builder.stackLines.truncate(to: lineBase)
     }
@@ -142,7 +151,7 @@ struct StackPass {
         let childCrossMin = stretched ? (item.stretchCrossMin != 0 ? item.stretchCrossMin : crossMin) : 0
         let childCrossMax = stretched ? (item.stretchCrossMax == .infinity ? crossMax : item.stretchCrossMax) : crossMax
         let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
-        let ref = try builder.layoutChild(arena, arena.child(record, i), childRange, parentSize: childParent, place: "children[\(i)]")
+        let ref = try builder.layoutChild(arena, child(i), childRange, parentSize: childParent, place: "children[\(i)]")
         builder.stackItems[itemBase + i].ref = ref
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
     }
