@@ -135,4 +135,35 @@ struct NodeLayoutTests {
         leaf.style.minWidth = .points(90)
         #expect(throws: LayoutError.self) { try leaf.layoutThatFits(range) }
     }
+
+    /// A stack reads each child node's style from the node's snapshot (in place): its flex factor places it, and
+    /// a style that cannot be laid out is refused at the child's place in the parent's spec.
+    @Test("A child node's style reaches its parent's stack; a bad one is refused at the child's path")
+    func childStyleInParentStack() throws {
+        let fixed = CountingLeaf("fixed", size: Size(10, 10))
+        let growing = CountingLeaf("growing", size: Size(10, 10))
+        growing.style.flexGrow = 1
+        let row = ComposedNode("row") { _ in StackSpec.horizontal(children: [fixed, growing]) }
+        let range = SizeRange(min: Size(100, 0), max: Size(100, 50))
+        // Exactly 100 wide: the 80 left after both 10-wide children all go to the growing one (Texture's flex
+        // grow), which starts after the fixed one.
+        let layout = try row.layoutThatFits(range)
+        #expect(layout.sublayouts.map(\.frame) == [Rect(x: 0, y: 0, width: 10, height: 10), Rect(x: 10, y: 0, width: 90, height: 10)])
+        // (The children are not the row's subnodes here, so the row is invalidated by hand after each change.)
+        growing.style.flexGrow = -1
+        row.setNeedsLayout()
+        do {
+            _ = try row.layoutThatFits(range)
+            Issue.record("a child with a negative flexGrow was laid out")
+        } catch {
+            #expect(error.path.hasSuffix("children[1].style.flexGrow"))
+        }
+        // Fixed again, it grows again; with no flex it keeps its own width.
+        growing.style.flexGrow = 2
+        row.setNeedsLayout()
+        #expect(try row.layoutThatFits(range).sublayouts[1].frame.size.width == 90)
+        growing.style.flexGrow = 0
+        row.setNeedsLayout()
+        #expect(try row.layoutThatFits(range).sublayouts[1].frame.size.width == 10)
+    }
 }

@@ -1,0 +1,79 @@
+import Testing
+@testable import WeftLayout
+
+/// A leaf with identity that is not a node: what a layer above the layout core puts in specs.
+private final class Marker: LayoutObject {
+    let size: Size
+    let name: String
+
+    init(_ name: String, size: Size) {
+        self.name = name
+        self.size = size
+    }
+
+    var style: LayoutStyle { LayoutStyle() }
+    var kindName: String { "marker" }
+    var identifier: String? { name }
+
+    func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+        builder.leaf(object: self, size: range.clamp(size))
+    }
+}
+
+/// A spec's children are of three kinds in its arena: specs, elements without identity and elements with
+/// identity (kept in their own table). Each must come back as itself, in spec order.
+@Suite("Spec arenas")
+struct SpecArenaTests {
+    @Test("Objects, value leaves and specs mixed in one stack keep their order, identity and frames")
+    func mixedChildren() throws {
+        let a = Marker("a", size: Size(10, 20))
+        let b = Marker("b", size: Size(40, 8))
+        var specs = SpecBuilder()
+        let row = specs.stack(StackOptions(direction: .horizontal), children: a, specs.box(size: Size(30, 5)), b,
+                              Box(size: Size(6, 6)))
+        let spec = specs.finish(row)
+        // A horizontal stack with no spacing: each child starts where the last ended (0, 10, 40, 80) at its own
+        // width; the stack is as wide as their sum (86) and as tall as the tallest child (20), and Texture's
+        // default alignItems, stretch, makes every child that tall.
+        let layout = try Layout.compute(spec, in: SizeRange(min: .zero, max: Size(200, 200)))
+        #expect(layout.size == Size(86, 20))
+        #expect(layout.sublayouts.map(\.frame) == [
+            Rect(x: 0, y: 0, width: 10, height: 20), Rect(x: 10, y: 0, width: 30, height: 20),
+            Rect(x: 40, y: 0, width: 40, height: 20), Rect(x: 80, y: 0, width: 6, height: 20),
+        ])
+        #expect(layout.sublayouts[0].object === a)
+        #expect(layout.sublayouts[1].object == nil)
+        #expect(layout.sublayouts[2].object === b)
+        #expect(layout.sublayouts[3].object == nil)
+        let children = spec.childElements
+        #expect(children.count == 4)
+        #expect((children[0] as? Marker) === a)
+        #expect(children[1].kindName == "box")
+        #expect((children[2] as? Marker) === b)
+        // (A value spec is added to the arena as a spec of its kind.)
+        #expect(children[3].kindName == "box")
+    }
+
+    @Test("A node's spec taken off the arena's stack takes its objects with it; the arena is reused")
+    func rewindDropsObjects() throws {
+        let arena = SpecArena()
+        let specs = SpecBuilder(arena: arena)
+        let outer = Marker("outer", size: Size(5, 5))
+        let first = specs.stack(StackOptions(direction: .vertical), children: outer)
+        let mark = arena.mark
+        // A nested spec (as a node's, laid out inside its parent's) is added, then dropped.
+        let inner = Marker("inner", size: Size(7, 7))
+        _ = specs.stack(StackOptions(direction: .vertical), children: inner, Box(size: Size(1, 1)))
+        arena.rewind(to: mark)
+        // Added after the rewind, an object takes the freed place; the first spec still finds its own.
+        let again = Marker("again", size: Size(3, 9))
+        let second = specs.stack(StackOptions(direction: .vertical), children: again)
+        let firstLayout = try Layout.compute(Spec(arena: arena, index: first.index), in: .unconstrained)
+        let secondLayout = try Layout.compute(Spec(arena: arena, index: second.index), in: .unconstrained)
+        #expect(firstLayout.sublayouts[0].object === outer)
+        #expect(firstLayout.size == Size(5, 5))
+        #expect(secondLayout.sublayouts[0].object === again)
+        #expect(secondLayout.size == Size(3, 9))
+        #expect(arena.count == 2)
+    }
+}
