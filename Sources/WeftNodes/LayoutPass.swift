@@ -319,7 +319,7 @@ public struct LayoutPass: Sendable {
             let enteredChanged = node.withState { state -> Bool in
                 var entering = false
                 if let parent {
-                    let inParent = state.isSupernode(parent)
+                    let inParent = state.supernode === parent
                     entering = enters && !inParent
                     if entering { state.context = context }
                     if entering || inParent { state.frame = frameInParent }

@@ -1,5 +1,4 @@
 import Synchronization
-import CWeftThread
 import WeftLayout
 import WeftSync
 
@@ -88,28 +87,7 @@ open class Node: LayoutObject, @unchecked Sendable {
         // each node (its subnodes, its supernode's identity and its applied size) is published in two slots like
         // the inputs (``Node/placementSlots`` says which is current; `placementSlot` mirrors it for writers), so
         // that apply and the `subnodes` getter read it with no lock; written only by `changePlacement`.
-        /// The supernode, unretained. Not a weak reference: that gave every parent a side table, which made
-        /// each retain and release of a parent the slow kind and cost an allocation for its first subnode.
-        /// Safe because it is valid while set: a node's deinit clears it in each of its subnodes that still
-        /// names it, under that subnode's lock (``Node/deinit``), and it is only read under this node's lock,
-        /// where a read retains it with the runtime's try-retain, which fails once the supernode's deinit has
-        /// begun (the supernode is then nil). A node names a supernode only while it is among that
-        /// supernode's subnodes, or while the code changing both holds the supernode.
-        private var supernodePointer: UnsafeMutableRawPointer?
-
-        /// The supernode, retained (nil once its deinit has begun). Under the lock only.
-        var supernode: Node? {
-            get {
-                guard let pointer = supernodePointer, weft_try_retain(pointer) else { return nil }
-                return Unmanaged<Node>.fromOpaque(pointer).takeRetainedValue()
-            }
-            set { supernodePointer = newValue.map { Unmanaged.passUnretained($0).toOpaque() } }
-        }
-
-        /// Whether `node` is the supernode (compared, not retained). Under the lock only.
-        func isSupernode(_ node: Node) -> Bool {
-            supernodePointer == Unmanaged.passUnretained(node).toOpaque()
-        }
+        weak var supernode: Node?
         var placement0 = Placement()
         var placement1 = Placement()
         var placementSlot = 0
@@ -220,17 +198,6 @@ open class Node: LayoutObject, @unchecked Sendable {
     let rootRecord = PublishedReference<RootRecord>()
 
     public init() {}
-
-    /// Clears the supernode of each subnode that still names this node (see `State.supernode`): from here on a
-    /// read of it finds nil, as a weak reference would.
-    deinit {
-        let subnodes = withState { $0.placementSlot == 0 ? $0.placement0.subnodes : $0.placement1.subnodes }
-        for subnode in subnodes {
-            subnode.withState { state in
-                if state.isSupernode(self) { state.setSupernode(nil, publishingIn: subnode.placementSlots) }
-            }
-        }
-    }
 
     /// A node with an identifier, a style and, optionally, a layout spec block.
     public convenience init(identifier: String?, style: LayoutStyle = LayoutStyle(), layoutSpec: LayoutSpecBlock? = nil) {

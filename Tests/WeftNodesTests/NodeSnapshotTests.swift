@@ -175,69 +175,6 @@ struct NodeSnapshotTests {
         #expect(children.allSatisfy { $0.supernode === parent })
     }
 
-    /// A node's supernode is held unretained (a weak reference gave every parent a side table): a parent that
-    /// goes away must leave its subnodes with no supernode, as a weak reference would, and they can join
-    /// another parent.
-    @Test("A supernode that goes away leaves its subnodes with none, and they can join another")
-    func droppedSupernode() throws {
-        let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.dropped"))
-        let children = (0..<3).map { _ in Node() }
-        weak var gone: Node?
-        do {
-            let parent = Node()
-            parent.context = context
-            gone = parent
-            try context.applyQueue.sync { for child in children { try parent.addSubnode(child) } }
-            #expect(children.allSatisfy { $0.supernode === parent })
-            // The second child leaves first: the parent's deinit must not touch it.
-            try context.applyQueue.sync { try children[1].removeFromSupernode() }
-        }
-        #expect(gone == nil, "nothing else holds the parent")
-        #expect(children.allSatisfy { $0.supernode == nil })
-        #expect(children.allSatisfy { $0.hierarchyReading(subnodes: false).supernode == nil })
-        let other = Node()
-        other.context = context
-        try context.applyQueue.sync { try other.addSubnode(children[0]) }
-        #expect(children[0].supernode === other)
-    }
-
-    /// Readers of a node's supernode on other threads while its parents come and go (each released on the apply
-    /// queue's thread as soon as the child is in it): a read finds the parent alive or nil, never a parent being
-    /// torn down (the thread and address sanitizers watch this one).
-    @Test("Reading a supernode while it is released finds it whole or nil")
-    func supernodeReleasedWhileRead() {
-        let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.released"))
-        let child = Node()
-        let done = Atomic<Bool>(false)
-        let found = Atomic<Int>(0)
-        let reads = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 3) { thread in
-            if thread == 0 {
-                for round in 0..<2_000 {
-                    context.applyQueue.sync {
-                        let parent = Node()
-                        parent.identifier = "parent \(round)"
-                        try? parent.addSubnode(child)
-                    }
-                }
-                done.store(true, ordering: .releasing)
-            } else {
-                var own = 0
-                while !done.load(ordering: .acquiring) || own < 200 {
-                    own += 1
-                    if let parent = child.supernode {
-                        // Alive while held: its identifier and subnodes are whole.
-                        if parent.identifier?.hasPrefix("parent ") == true { found.add(1, ordering: .relaxed) }
-                    }
-                    reads.add(1, ordering: .relaxed)
-                }
-            }
-        }
-        #expect(reads.load(ordering: .relaxed) >= 400)
-        #expect(child.supernode == nil)
-        _ = found.load(ordering: .relaxed)
-    }
-
     /// A node that joins its parent in an apply and changes between apply's reading of it and its write: its
     /// setNeedsLayout found no supernode, so its change never reached the root; apply, which rechecks an
     /// entering node's version under its lock, asks for another pass. Made deterministic by parking a reader in
