@@ -294,12 +294,6 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     // MARK: Properties
 
-    /// How the node asks its parent to size and place it. Setting it does not invalidate the layout (as in
-    /// Texture, specs often set a child's style while building): call ``setNeedsLayout()`` when it matters.
-    ///
-    /// A change in place (`node.style.flexGrow = 1`) is one atomic read-modify-write: concurrent changes of
-    /// different fields all land. (The node's lock is held while the new value is stored in place, so the
-    /// statement must not itself change this node.)
     /// The style and its problem from the snapshot, which checked the style when it was made.
     public func checkedStyle() throws(LayoutError) -> LayoutStyle {
         let (style, problem) = readInputs { ($0.pointee.style, $0.pointee.styleProblem) }
@@ -317,6 +311,12 @@ open class Node: LayoutObject, @unchecked Sendable {
         if let problem { throw problem }
     }
 
+    /// How the node asks its parent to size and place it. Setting it does not invalidate the layout (as in
+    /// Texture, specs often set a child's style while building): call ``setNeedsLayout()`` when it matters.
+    ///
+    /// A change in place (`node.style.flexGrow = 1`) is one atomic read-modify-write: concurrent changes of
+    /// different fields all land. (The node's lock is held while the new value is stored in place, so the
+    /// statement must not itself change this node.)
     public var style: LayoutStyle {
         get { readInputs { $0.pointee.style } }
         set { withState { $0.style = newValue } }

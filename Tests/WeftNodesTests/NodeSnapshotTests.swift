@@ -175,6 +175,29 @@ struct NodeSnapshotTests {
         #expect(children.allSatisfy { $0.supernode === parent })
     }
 
+    /// A parent that goes away leaves its subnodes with no supernode, and they can join another parent.
+    @Test("A supernode that goes away leaves its subnodes with none, and they can join another")
+    func droppedSupernode() throws {
+        let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.dropped"))
+        let children = (0..<3).map { _ in Node() }
+        for child in children { child.context = context }
+        weak var gone: Node?
+        do {
+            let parent = Node()
+            parent.context = context
+            gone = parent
+            try context.applyQueue.sync { for child in children { try parent.addSubnode(child) } }
+            #expect(children.allSatisfy { $0.supernode === parent })
+            try context.applyQueue.sync { try children[1].removeFromSupernode() }
+        }
+        #expect(gone == nil, "nothing else holds the parent")
+        #expect(children.allSatisfy { $0.supernode == nil })
+        let other = Node()
+        other.context = context
+        try context.applyQueue.sync { try other.addSubnode(children[0]) }
+        #expect(children[0].supernode === other)
+    }
+
     /// A node that joins its parent in an apply and changes between apply's reading of it and its write: its
     /// setNeedsLayout found no supernode, so its change never reached the root; apply, which rechecks an
     /// entering node's version under its lock, asks for another pass. Made deterministic by parking a reader in
