@@ -23,10 +23,12 @@ let package = Package(
         // program that uses WeftLayout alone).
         .target(name: "WeftLayout", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
-        // The one lock type (and a value guarded by it), shared by the text engine and the node runtime.
-        // Debug builds count lock acquisitions per thread (`LockCount`), for the tests that pin them.
-        .target(name: "WeftSync", swiftSettings: [.define("WEFT_COUNT_LOCKS", .when(configuration: .debug))]),
-        // A thread-local slot for the node statistics (Swift has no thread-local storage of its own).
+        // The one lock type (and a value guarded by it), shared by the text engine and the node runtime, and
+        // references read with no lock. Debug builds count lock acquisitions per thread (`LockCount`), for the
+        // tests that pin them. (CWeftThread: the runtime's try-retain, for `BackReference`.)
+        .target(name: "WeftSync", dependencies: ["CWeftThread"], swiftSettings: [.define("WEFT_COUNT_LOCKS", .when(configuration: .debug))]),
+        // A thread-local slot for the node statistics (Swift has no thread-local storage of its own), and the
+        // runtime's try-retain.
         .target(name: "CWeftThread", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText", "WeftSync", "CWeftThread"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),

@@ -265,8 +265,7 @@ public struct LayoutPass: Sendable {
         }
         // 3. A node may enter a parent only if it has no other parent or leaves that one in this pass. (A node
         //    is a subnode of its supernode and of no other: one that is not yet this parent's enters it.)
-        //    (Identifiers, not nodes, in the loop: a parent has a side table, and each retain of it is a slow
-        //    one: even `ObjectIdentifier(updates[p].node)` retains it.)
+        //    (Identifiers, not nodes, in the loop: `ObjectIdentifier(updates[p].node)` retains the parent.)
         for i in updates.indices where updates[i].parent >= 0 && readings[updates[i].parent].plan >= 0 {
             let parentID = readings[updates[i].parent].id
             guard let other = readings[i].supernode, other != parentID, !leaving.contains(readings[i].id) else { continue }
@@ -319,7 +318,7 @@ public struct LayoutPass: Sendable {
             let enteredChanged = node.withState { state -> Bool in
                 var entering = false
                 if let parent {
-                    let inParent = state.supernode === parent
+                    let inParent = state.isSupernode(parent)
                     entering = enters && !inParent
                     if entering { state.context = context }
                     if entering || inParent { state.frame = frameInParent }
@@ -333,7 +332,7 @@ public struct LayoutPass: Sendable {
                 }
                 // (One published change of the placement: apply reads it with no lock.)
                 if entering || applies {
-                    if entering { state.supernode = parent }
+                    if entering { state.supernodeLink = parent?.linkForSubnodes() }
                     state.changePlacement(publishingIn: node.placementSlots) { placement in
                         if entering { placement.supernodeID = parent.map(ObjectIdentifier.init) }
                         guard applies else { return }

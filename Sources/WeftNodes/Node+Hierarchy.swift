@@ -99,7 +99,7 @@ extension Node {
     /// Sets the node's supernode to nil if it is `parent`.
     func leave(_ parent: Node) {
         withState { state in
-            if state.supernode === parent { state.setSupernode(nil, publishingIn: placementSlots) }
+            if state.isSupernode(parent) { state.setSupernode(nil, publishingIn: placementSlots) }
         }
     }
 

@@ -87,7 +87,18 @@ open class Node: LayoutObject, @unchecked Sendable {
         // each node (its subnodes, its supernode's identity and its applied size) is published in two slots like
         // the inputs (``Node/placementSlots`` says which is current; `placementSlot` mirrors it for writers), so
         // that apply and the `subnodes` getter read it with no lock; written only by `changePlacement`.
-        weak var supernode: Node?
+        /// How the node reaches its supernode: the back reference the supernode gives its subnodes. (Not a weak
+        /// reference: that gave every parent a side table, which made each retain and release of a parent the
+        /// runtime's slow kind and cost an allocation for its first subnode.)
+        var supernodeLink: BackReference<Node>?
+
+        /// The supernode, retained; nil once it began to go away.
+        var supernode: Node? { supernodeLink?.object }
+
+        /// Whether `node` is the supernode (compared, not retained).
+        func isSupernode(_ node: Node) -> Bool {
+            supernodeLink?.refers(to: node) ?? false
+        }
         var placement0 = Placement()
         var placement1 = Placement()
         var placementSlot = 0
@@ -117,7 +128,7 @@ open class Node: LayoutObject, @unchecked Sendable {
 
         /// Sets the supernode and publishes its identity with it (the two never differ). Under the lock only.
         mutating func setSupernode(_ node: Node?, publishingIn slots: borrowing SlotPair) {
-            supernode = node
+            supernodeLink = node?.linkForSubnodes()
             changePlacement(publishingIn: slots) { $0.supernodeID = node.map(ObjectIdentifier.init) }
         }
     }
@@ -197,7 +208,20 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// ``layoutThatFits(_:)`` for that range is answered from it with no lock.
     let rootRecord = PublishedReference<RootRecord>()
 
+    /// The back reference this node's subnodes hold (``State/supernodeLink``), made for its first subnode.
+    let subnodesLink = BackReferenceSlot<Node>()
+
     public init() {}
+
+    /// From here on, the node's subnodes find no supernode (see `BackReference`).
+    deinit {
+        subnodesLink.ownerGoesAway()
+    }
+
+    /// The back reference for this node's subnodes (made the first time).
+    func linkForSubnodes() -> BackReference<Node> {
+        subnodesLink.reference(to: self)
+    }
 
     /// A node with an identifier, a style and, optionally, a layout spec block.
     public convenience init(identifier: String?, style: LayoutStyle = LayoutStyle(), layoutSpec: LayoutSpecBlock? = nil) {

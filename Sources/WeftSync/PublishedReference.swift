@@ -1,4 +1,5 @@
-// The project's second concurrency primitive: an object reference that readers load with no lock.
+// The project's second concurrency primitive: object references that readers load with no lock.
+import CWeftThread
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -95,5 +96,96 @@ public struct SlotPair: ~Copyable, Sendable {
         while readers.load(ordering: .sequentiallyConsistent) != 0 {
             sched_yield()
         }
+    }
+}
+
+/// A reference back to an owner from what it holds (a node's subnodes to the node), which does not keep the
+/// owner alive and gives readers a strong reference, or nil once the owner's deinit has begun: what a weak
+/// reference does, without the side table a weak reference gives its object (which makes every retain and
+/// release of the object the runtime's slow kind, and costs an allocation when the first weak reference to it
+/// is made).
+///
+/// The owner keeps one in a ``BackReferenceSlot`` (made when first asked for: an owner nothing refers back to
+/// has none); each referrer holds it too. The owner's deinit MUST end it (``BackReferenceSlot/ownerGoesAway()``,
+/// or ``clear()``). `Object` MUST be a native Swift class.
+///
+/// Reclamation, as ``PublishedReference``'s: a reader counts itself in, loads the owner's address and retains
+/// the owner with the runtime's try-retain, which fails once the owner's deinit has begun (its count reached
+/// zero), then counts itself out. ``clear()``, in the owner's deinit, stores nil and waits until no reader is
+/// inside: a reader that loaded the address therefore finds the owner's memory still there, and then either a
+/// live owner (retained) or one being torn down (nil). Readers never wait; `clear()` waits only for readers
+/// already inside ``object`` (a load and a try-retain). Releasing an owner's last reference is safe anywhere,
+/// under any lock: the only thing it waits for is those readers, who take no lock.
+public final class BackReference<Object: AnyObject & Sendable>: @unchecked Sendable {
+    // @unchecked: the address is an Atomic, only dereferenced (retained) while counted in, and cleared by the
+    // owner's deinit, which waits for the readers counted in; the object handed out is Sendable.
+    @usableFromInline let bits: Atomic<UInt>
+    @usableFromInline let readers = Atomic<Int>(0)
+
+    /// A reference back to `owner`, unretained.
+    public init(_ owner: Object) {
+        bits = Atomic(UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque()))
+    }
+
+    /// The owner, retained; nil once its deinit has begun.
+    @inlinable
+    public var object: Object? {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: bits.load(ordering: .sequentiallyConsistent)),
+              weft_try_retain(pointer) else { return nil }
+        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// Whether this refers back to `candidate` (which the caller holds): compared, not retained. (An owner that
+    /// went away cleared its address, so a live `candidate` at the same address is never taken for it.)
+    @inlinable
+    public func refers(to candidate: Object) -> Bool {
+        bits.load(ordering: .relaxed) == UInt(bitPattern: Unmanaged.passUnretained(candidate).toOpaque())
+    }
+
+    /// Called by the owner's deinit: from here on ``object`` is nil. Returns once no reader can still be
+    /// retaining the owner.
+    public func clear() {
+        bits.store(0, ordering: .sequentiallyConsistent)
+        while readers.load(ordering: .sequentiallyConsistent) != 0 {
+            sched_yield()
+        }
+    }
+}
+
+/// Where an owner keeps its ``BackReference``, made the first time one is asked for (by a compare-and-swap: two
+/// threads asking at once get the same one), and ended by the owner's deinit. (Inlinable, unlike the standard
+/// library's `AtomicLazyReference`, whose unspecialized calls looked the reference's metadata up every time.)
+public struct BackReferenceSlot<Object: AnyObject & Sendable>: ~Copyable, Sendable {
+    /// The back reference, retained (0: none yet).
+    @usableFromInline let bits = Atomic<UInt>(0)
+
+    @inlinable
+    public init() {}
+
+    /// The owner's back reference (`owner` MUST be the object that holds this slot).
+    @inlinable
+    public func reference(to owner: Object) -> BackReference<Object> {
+        if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {
+            return Unmanaged<BackReference<Object>>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let made = BackReference(owner)
+        let retained = Unmanaged.passRetained(made)
+        let (stored, found) = bits.compareExchange(
+            expected: 0, desired: UInt(bitPattern: retained.toOpaque()), ordering: .acquiringAndReleasing)
+        guard !stored, let pointer = UnsafeRawPointer(bitPattern: found) else { return made }
+        // Another thread made one first: that one is the owner's.
+        retained.release()
+        return Unmanaged<BackReference<Object>>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Called by the owner's deinit: ends the back reference, if one was made (see ``BackReference/clear()``).
+    @inlinable
+    public func ownerGoesAway() {
+        guard let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) else { return }
+        let reference = Unmanaged<BackReference<Object>>.fromOpaque(pointer)
+        reference.takeUnretainedValue().clear()
+        reference.release()
     }
 }

@@ -198,6 +198,69 @@ struct NodeSnapshotTests {
         #expect(children[0].supernode === other)
     }
 
+    /// A parent's last reference released while one of its subnodes' locks is held (a spec block of the child
+    /// that captured the parent, replaced): the parent's deinit ends its back reference, which takes no lock, so
+    /// this completes, and the child is left with no supernode.
+    @Test("A parent released under its subnode's lock goes away without waiting for that lock")
+    func parentReleasedUnderChildLock() throws {
+        let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.underlock"))
+        let child = Node()
+        child.context = context
+        weak var gone: Node?
+        do {
+            let parent = Node()
+            parent.context = context
+            gone = parent
+            try context.applyQueue.sync { try parent.addSubnode(child) }
+            child.layoutSpecBlock = { _, _, _ in
+                _ = parent
+                return nil
+            }
+        }
+        #expect(gone != nil, "the child's spec block holds the parent")
+        #expect(child.supernode === gone)
+        // The old block, and with it the parent's last reference, is released inside the child's section.
+        child.layoutSpecBlock = nil
+        #expect(gone == nil)
+        #expect(child.supernode == nil)
+    }
+
+    /// Readers of a node's supernode on other threads while its parents come and go (each released on the apply
+    /// queue's thread as soon as the child has moved to the next one): a read finds a live parent or nil, never
+    /// one being torn down (the thread and address sanitizers watch this one).
+    @Test("Reading a supernode while it is released finds it whole or nil")
+    func supernodeReleasedWhileRead() throws {
+        let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.released"))
+        let child = Node()
+        child.context = context
+        let rounds = 2_000
+        let done = Atomic<Bool>(false)
+        let found = Atomic<Int>(0)
+        let added = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            if thread == 0 {
+                for round in 0..<rounds {
+                    context.applyQueue.sync {
+                        let parent = Node()
+                        parent.context = context
+                        parent.identifier = "parent \(round)"
+                        if (try? parent.addSubnode(child)) != nil { added.add(1, ordering: .relaxed) }
+                    }
+                }
+                done.store(true, ordering: .releasing)
+            } else {
+                while !done.load(ordering: .acquiring) {
+                    if let parent = child.supernode, parent.identifier?.hasPrefix("parent ") == true {
+                        found.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(added.load(ordering: .relaxed) == rounds, "each parent took the child")
+        #expect(child.supernode == nil, "the last parent went away with its round")
+        _ = found.load(ordering: .relaxed)
+    }
+
     /// A node that joins its parent in an apply and changes between apply's reading of it and its write: its
     /// setNeedsLayout found no supernode, so its change never reached the root; apply, which rechecks an
     /// entering node's version under its lock, asks for another pass. Made deterministic by parking a reader in

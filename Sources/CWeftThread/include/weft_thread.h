@@ -21,4 +21,11 @@ static inline void weft_thread_remember_statistics(uint64_t identifier, void *bl
 /// A number that tells this thread apart from every other live thread (the address of its slot).
 static inline uintptr_t weft_thread_token(void) { return (uintptr_t)&weft_statistics_last_id; }
 
+/// The Swift runtime's try-retain (exported by libswiftCore, C calling convention): retains a native Swift
+/// object and returns it, or returns null without retaining it once its deinit has begun.
+extern void *swift_tryRetain(void *object);
+
+/// Retains `object` unless its deinit has begun (see WeftSync's `BackReference`); whether it did.
+static inline _Bool weft_try_retain(void *object) { return swift_tryRetain(object) != 0; }
+
 #endif
