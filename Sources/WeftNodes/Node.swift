@@ -213,11 +213,6 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     public init() {}
 
-    /// From here on, the node's subnodes find no supernode (see `BackReference`).
-    deinit {
-        subnodesLink.ownerGoesAway()
-    }
-
     /// The back reference for this node's subnodes (made the first time).
     func linkForSubnodes() -> BackReference<Node> {
         subnodesLink.reference(to: self)

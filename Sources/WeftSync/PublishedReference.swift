@@ -105,57 +105,42 @@ public struct SlotPair: ~Copyable, Sendable {
 /// release of the object the runtime's slow kind, and costs an allocation when the first weak reference to it
 /// is made).
 ///
-/// The owner keeps one in a ``BackReferenceSlot`` (made when first asked for: an owner nothing refers back to
-/// has none); each referrer holds it too. The owner's deinit MUST end it (``BackReferenceSlot/ownerGoesAway()``,
-/// or ``clear()``). `Object` MUST be a native Swift class.
-///
-/// Reclamation, as ``PublishedReference``'s: a reader counts itself in, loads the owner's address and retains
-/// the owner with the runtime's try-retain, which fails once the owner's deinit has begun (its count reached
-/// zero), then counts itself out. ``clear()``, in the owner's deinit, stores nil and waits until no reader is
-/// inside: a reader that loaded the address therefore finds the owner's memory still there, and then either a
-/// live owner (retained) or one being torn down (nil). Readers never wait; `clear()` waits only for readers
-/// already inside ``object`` (a load and a try-retain). Releasing an owner's last reference is safe anywhere,
-/// under any lock: the only thing it waits for is those readers, who take no lock.
-public final class BackReference<Object: AnyObject & Sendable>: @unchecked Sendable {
-    // @unchecked: the address is an Atomic, only dereferenced (retained) while counted in, and cleared by the
-    // owner's deinit, which waits for the readers counted in; the object handed out is Sendable.
-    @usableFromInline let bits: Atomic<UInt>
-    @usableFromInline let readers = Atomic<Int>(0)
+/// How: it holds the owner unowned, which keeps the owner's memory (not the owner: its deinit runs when its
+/// last strong reference goes) until this reference goes away, and never reads that unowned reference (which
+/// would trap once the owner is gone). A reader retains the owner at its address with the runtime's try-retain,
+/// which fails once the owner's deinit has begun: the memory it looks at is still the owner's, so there is
+/// nothing to wait for and nothing the owner must do when it goes. Releasing an owner's last reference is safe
+/// anywhere, under any lock. The cost of a gone owner is its instance's memory (its stored properties are
+/// destroyed with it), until the last reference back to it goes. `Object` MUST be a native Swift class.
+public final class BackReference<Object: AnyObject & Sendable>: Sendable {
+    /// The owner, unowned: never read (see above). Its memory is what makes `address` safe to try.
+    @usableFromInline unowned let owner: Object
+    /// The owner's address.
+    @usableFromInline let address: UInt
 
-    /// A reference back to `owner`, unretained.
+    /// A reference back to `owner` (an owner keeps one in a ``BackReferenceSlot``, made when first asked for).
     public init(_ owner: Object) {
-        bits = Atomic(UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque()))
+        self.owner = owner
+        address = UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
     }
 
     /// The owner, retained; nil once its deinit has begun.
     @inlinable
     public var object: Object? {
-        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
-        guard let pointer = UnsafeMutableRawPointer(bitPattern: bits.load(ordering: .sequentiallyConsistent)),
-              weft_try_retain(pointer) else { return nil }
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: address), weft_try_retain(pointer) else { return nil }
         return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
     }
 
-    /// Whether this refers back to `candidate` (which the caller holds): compared, not retained. (An owner that
-    /// went away cleared its address, so a live `candidate` at the same address is never taken for it.)
+    /// Whether this refers back to `candidate` (which the caller holds): compared, not retained. (While this
+    /// reference exists, no other object can live at its owner's address.)
     @inlinable
     public func refers(to candidate: Object) -> Bool {
-        bits.load(ordering: .relaxed) == UInt(bitPattern: Unmanaged.passUnretained(candidate).toOpaque())
-    }
-
-    /// Called by the owner's deinit: from here on ``object`` is nil. Returns once no reader can still be
-    /// retaining the owner.
-    public func clear() {
-        bits.store(0, ordering: .sequentiallyConsistent)
-        while readers.load(ordering: .sequentiallyConsistent) != 0 {
-            sched_yield()
-        }
+        address == UInt(bitPattern: Unmanaged.passUnretained(candidate).toOpaque())
     }
 }
 
 /// Where an owner keeps its ``BackReference``, made the first time one is asked for (by a compare-and-swap: two
-/// threads asking at once get the same one), and ended by the owner's deinit. (Inlinable, unlike the standard
+/// threads asking at once get the same one), and let go of with the owner. (Inlinable, unlike the standard
 /// library's `AtomicLazyReference`, whose unspecialized calls looked the reference's metadata up every time.)
 public struct BackReferenceSlot<Object: AnyObject & Sendable>: ~Copyable, Sendable {
     /// The back reference, retained (0: none yet).
@@ -180,12 +165,9 @@ public struct BackReferenceSlot<Object: AnyObject & Sendable>: ~Copyable, Sendab
         return Unmanaged<BackReference<Object>>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Called by the owner's deinit: ends the back reference, if one was made (see ``BackReference/clear()``).
-    @inlinable
-    public func ownerGoesAway() {
-        guard let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) else { return }
-        let reference = Unmanaged<BackReference<Object>>.fromOpaque(pointer)
-        reference.takeUnretainedValue().clear()
-        reference.release()
+    deinit {
+        if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {
+            Unmanaged<BackReference<Object>>.fromOpaque(pointer).release()
+        }
     }
 }

@@ -14,8 +14,6 @@ struct BackReferenceTests {
 
         init(_ name: String) { self.name = name }
 
-        deinit { slot.ownerGoesAway() }
-
         var reference: BackReference<Owner> { slot.reference(to: self) }
     }
 
@@ -33,8 +31,18 @@ struct BackReferenceTests {
             #expect(!first.refers(to: Owner("b")))
             reference = first
         }
+        // The owner's memory stays its own while the reference exists: objects made now, of the owner's size
+        // (which the allocator hands the memory it last freed first), live elsewhere, so `refers(to:)` never
+        // takes one of them for the owner, and a try-retain looks at the owner's memory. (Made before anything
+        // else allocates.)
+        var others: [Owner] = []
+        others.reserveCapacity(64)
+        for _ in 0..<64 { others.append(Owner("")) }
         #expect(gone == nil, "the reference does not keep its owner alive")
         #expect(reference?.object == nil)
+        if let reference {
+            #expect(!others.contains { reference.refers(to: $0) })
+        }
     }
 
     @Test("Threads asking for an owner's reference at once all get the same one")

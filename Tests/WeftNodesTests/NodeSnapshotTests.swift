@@ -199,8 +199,9 @@ struct NodeSnapshotTests {
     }
 
     /// A parent's last reference released while one of its subnodes' locks is held (a spec block of the child
-    /// that captured the parent, replaced): the parent's deinit ends its back reference, which takes no lock, so
-    /// this completes, and the child is left with no supernode.
+    /// that captured the parent, replaced): the parent's deinit takes no lock and waits for nothing (its
+    /// subnodes' back reference keeps only its memory), so this completes, and the child is left with no
+    /// supernode.
     @Test("A parent released under its subnode's lock goes away without waiting for that lock")
     func parentReleasedUnderChildLock() throws {
         let context = LayoutContext(applyQueue: ApplyQueue(label: "test.snapshot.underlock"))
