@@ -126,22 +126,20 @@ extension FeedNode {
             live.cells[id] = cell
             cell.owner = self
         }
-        // The new order, heights and offsets.
+        // The new order, heights and offsets (each array written once, in one pass: filled with zeros first,
+        // they cost two memsets of the whole feed per commit).
         let oldHeights = live.heights
-        var newHeights = [Double](repeating: 0, count: commit.order.count)
-        for (i, source) in commit.sources.enumerated() {
-            if source >= 0 {
-                newHeights[i] = oldHeights[Int(source)]
-            } else if source <= -2 {
-                newHeights[i] = heights[Int(-2 - source)]
+        let sources = commit.sources
+        let newHeights = [Double](unsafeUninitializedCapacity: sources.count) { buffer, initialized in
+            for (i, source) in sources.enumerated() {
+                buffer.initializeElement(at: i, to: source >= 0 ? oldHeights[Int(source)] : source <= -2 ? heights[Int(-2 - source)] : 0)
             }
+            initialized = sources.count
         }
         live.structure = commit.structure
         live.order = commit.order
-        live.heights = newHeights
-        live.tops = [Double](repeating: 0, count: commit.order.count)
+        live.setHeights(newHeights)
         live.indexIsStale = true
-        live.recomputeTops(from: 0)
         updateRangesAndFetch()
         summary.deleted = commit.leaving.count - commit.reloaded
         summary.inserted = commit.arriving.count - commit.reloaded

@@ -220,6 +220,21 @@ extension FeedNode.Live {
         return structure[..<path.section].reduce(0) { $0 + $1.count } + path.item
     }
 
+    /// Replaces every height, and the top offsets and content height with them (one pass, each offset written
+    /// once).
+    mutating func setHeights(_ new: [Double]) {
+        var y = 0.0
+        tops = [Double](unsafeUninitializedCapacity: new.count) { buffer, initialized in
+            for (i, height) in new.enumerated() {
+                buffer.initializeElement(at: i, to: y)
+                y += height
+            }
+            initialized = new.count
+        }
+        heights = new
+        contentHeight = y
+    }
+
     /// Recomputes the top offsets from flat index `start` and the content height.
     mutating func recomputeTops(from start: Int) {
         var y = start > 0 ? tops[start - 1] + heights[start - 1] : 0
