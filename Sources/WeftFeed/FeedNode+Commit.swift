@@ -116,15 +116,17 @@ extension FeedNode {
         // Deletions first.
         for (id, cell) in commit.leaving {
             try? cell.setInterfaceState([])  // on the apply queue: cannot be refused
-            cell.owner = nil
+            cell.setOwner(nil)
             live.states.removeValue(forKey: ObjectIdentifier(cell))
             live.cells.removeValue(forKey: id)
         }
         // Then the laid-out cells' hierarchies, if not done already.
         let heights = commit.laidOutAreNew ? live.preparedHeights : commit.laidOut.map { applyPass($0.0, $0.1) }
+        let link = live.cellLink ?? CellOwnerLink(self)
+        live.cellLink = link
         for (id, cell) in commit.arriving {
             live.cells[id] = cell
-            cell.owner = self
+            cell.setOwner(link)
         }
         // The new order, heights and offsets (each array written once, in one pass: filled with zeros first,
         // they cost two memsets of the whole feed per commit).

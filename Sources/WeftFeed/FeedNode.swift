@@ -64,6 +64,8 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         /// Flat index by cell; rebuilt lazily (only when a cell resizes after the structure changed).
         var indexByCell: [ObjectIdentifier: Int] = [:]
         var indexIsStale = false
+        /// The link the feed's cells reach it through (made at the first commit).
+        var cellLink: CellOwnerLink?
         var contentHeight = 0.0
         var scrollOffset = 0.0
         var direction = ScrollDirection.none

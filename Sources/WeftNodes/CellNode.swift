@@ -7,24 +7,39 @@ public protocol CellNodeOwner: AnyObject, Sendable {
     func cellNode(_ cell: CellNode, didChangeSizeFrom oldSize: Size, to newSize: Size)
 }
 
+/// An owner of cells, held weakly, in one object that the owner's cells share: setting a cell's owner through
+/// it (``CellNode/setOwner(_:)``) retains the link, where a weak reference per cell cost each cell a weak
+/// assignment and made every retain of the owner the runtime's slow kind.
+public final class CellOwnerLink: Sendable {
+    /// The owner, or nil once it went away.
+    public weak let owner: (any CellNodeOwner)?
+
+    public init(_ owner: any CellNodeOwner) {
+        self.owner = owner
+    }
+}
+
 /// A node that lives in a feed (Texture's `ASCellNode`): the root of its own hierarchy, laid out in the
 /// feed's range for it, telling its owner when its size changes.
 open class CellNode: Node, @unchecked Sendable {
-    private let ownerBox = Locked<WeakOwner>(WeakOwner())
-
-    private struct WeakOwner {
-        weak var owner: (any CellNodeOwner)?
-    }
+    /// The owner's link, published atomically (read and set with no lock, and no allocation per cell).
+    private let ownerLink = PublishedReference<CellOwnerLink>()
 
     public override init() {
         super.init()
         automaticallyManagesSubnodes = true
     }
 
-    /// The feed that holds the cell.
+    /// The feed that holds the cell. (Setting it makes a link for this cell alone; an owner of many cells
+    /// shares one through ``setOwner(_:)``.)
     public var owner: (any CellNodeOwner)? {
-        get { ownerBox.withLock { $0.owner } }
-        set { ownerBox.withLock { $0.owner = newValue } }
+        get { ownerLink.withCurrent { $0?.owner } }
+        set { ownerLink.publish(newValue.map(CellOwnerLink.init)) }
+    }
+
+    /// Sets the owner to `link`'s (nil: none).
+    public func setOwner(_ link: CellOwnerLink?) {
+        ownerLink.publish(link)
     }
 
     open override func didChangeSize(from oldSize: Size, to newSize: Size) {
