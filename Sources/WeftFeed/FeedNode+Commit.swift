@@ -32,16 +32,26 @@ extension FeedNode {
         }
     }
 
-    /// Works through the received commits for about ``commitTurnBudget`` of this turn, then goes on in the next.
+    /// Works through the received commits for at most about ``commitTurnBudget`` of this turn, then goes on in
+    /// the next.
     ///
     /// A commit's new cells get their hierarchies first, a few per turn if there are many: they are not in the
     /// feed yet, so nothing shows them, and the feed's structure and the data source still agree between
     /// turns. Then, in one turn, the commit itself: removed cells leave, the new order, heights and offsets
     /// are swapped in (one pass over plain arrays, planned on the editing queue).
+    ///
+    /// A turn stops before the work that would take it past the budget, as predicted from what the work took so
+    /// far: the next cell, by the slowest cell of this turn; the commit, by the last commit's time per item
+    /// (1 us per item before the first). So a turn overruns only by the error of that prediction, or when one
+    /// cell, or the commit alone (its pass over the whole feed, which cannot be split without showing half of
+    /// it), takes longer than the budget. Each turn puts at least one cell in place, or commits.
     func drive() {
         let started = DispatchTime.now().uptimeNanoseconds
         let budget = UInt64(max(0, settings.withLock { $0.commitTurnBudget }) * 1e9)
-        func overBudget() -> Bool { DispatchTime.now().uptimeNanoseconds - started > budget }
+        func elapsed() -> UInt64 { DispatchTime.now().uptimeNanoseconds - started }
+        func nextTurn() {
+            context.applyQueue.enqueue { self.drive() }
+        }
         while live.nextCommit < live.commits.count {
             let commit = live.commits[live.nextCommit]
             if commit.laidOutAreNew {
@@ -51,24 +61,32 @@ extension FeedNode {
                 let preparing = DispatchTime.now().uptimeNanoseconds
                 defer { live.preparedSeconds += Double(DispatchTime.now().uptimeNanoseconds - preparing) / 1e9 }
                 let preparedBefore = live.prepared
+                var previous = elapsed()
+                var slowest: UInt64 = 0
                 while live.prepared < commit.laidOut.count {
                     let (cell, result) = commit.laidOut[live.prepared]
                     live.preparedHeights[live.prepared] = applyPass(cell, result)
                     live.prepared += 1
-                    if live.prepared % 4 == 0 && overBudget() {
+                    let now = elapsed()
+                    slowest = max(slowest, now - previous)
+                    previous = now
+                    if live.prepared < commit.laidOut.count && now + slowest > budget {
                         live.preparedTurns += 1
-                        context.applyQueue.enqueue { self.drive() }
+                        nextTurn()
                         return
                     }
                 }
-                // The commit gets a turn of its own when putting the cells in place took this one's budget.
-                if live.prepared - preparedBefore >= 4 && overBudget() {
+                // The commit gets a turn of its own when it would take this one past its budget.
+                let items = Double(commit.order.count + commit.leaving.count)
+                let predicted = UInt64(items * (live.commitSecondsPerItem ?? 1e-6) * 1e9)
+                if live.prepared > preparedBefore && elapsed() + predicted > budget {
                     live.preparedTurns += 1
-                    context.applyQueue.enqueue { self.drive() }
+                    nextTurn()
                     return
                 }
             }
             var summary = apply(commit)
+            live.commitSecondsPerItem = summary.commitSeconds / max(1, Double(commit.order.count + commit.leaving.count))
             summary.preparationSeconds = live.preparedSeconds
             summary.turns = live.preparedTurns + 1
             live.commits[live.nextCommit] = Commit.done
@@ -78,8 +96,8 @@ extension FeedNode {
             live.preparedSeconds = 0
             live.preparedTurns = 0
             commit.completion(summary)
-            if live.nextCommit < live.commits.count && overBudget() {
-                context.applyQueue.enqueue { self.drive() }
+            if live.nextCommit < live.commits.count && elapsed() > budget {
+                nextTurn()
                 return
             }
         }

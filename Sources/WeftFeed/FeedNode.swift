@@ -79,6 +79,9 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var preparedHeights: [Double] = []
         var preparedSeconds = 0.0
         var preparedTurns = 0
+        /// What the last commit took per item (its feed's items and the cells it removed): what the next one is
+        /// predicted to take.
+        var commitSecondsPerItem: Double?
         var driving = false
     }
 

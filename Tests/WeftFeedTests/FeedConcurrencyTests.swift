@@ -321,7 +321,7 @@ struct FeedWithoutSourceTests {
 
 @Suite("Commits in turns")
 struct CommitTurnTests {
-    /// A large load puts its new cells in place over several apply-queue turns (here every 4 cells, with no
+    /// A large load puts its new cells in place over several apply-queue turns (here one cell per turn, with no
     /// time budget), then commits in one: between turns the feed shows nothing of it (all or nothing, as the
     /// data source and the feed must agree at every turn boundary), and at the end everything is in place.
     @Test("A large change fills its new cells over several turns and commits in one")
@@ -339,12 +339,30 @@ struct CommitTurnTests {
         #expect(try context.applyQueue.settle(timeout: 30))
         observer.stop()
         let result = try #require(summary.withLock { $0 })
-        // 200 cells, a turn every 4 (the budget is checked every 4 cells): 50 turns of preparation, then the
-        // commit in a turn of its own (the last turn put 4 cells in place and used up its budget).
-        #expect(result.turns == count / 4 + 1)
+        // 200 cells, one per turn (a turn puts at least one cell in place, and with no budget, no more): 200
+        // turns of preparation, then the commit in a turn of its own (the last cell's turn had no budget left).
+        #expect(result.turns == count + 1)
         #expect(result.inserted == count)
         #expect(seen.withLock { $0 }.isSubset(of: [0, count]), "the feed showed \(seen.withLock { $0 }) items")
         #expect(feed.numberOfItems(inSection: 0) == count)
+    }
+
+    /// With a budget far larger than the work (ten seconds for 200 small cells), the cells and the commit take
+    /// one turn: the commit's predicted cost (1 us per item before the feed's first commit) fits.
+    @Test("A change that fits the budget is put in place and committed in one turn")
+    func oneTurn() throws {
+        let context = testContext("one turn")
+        let count = 200
+        let source = GrowingSource([Array(0..<count)])
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
+        feed.commitTurnBudget = 10
+        let summary = Locked<BatchUpdateSummary?>(nil)
+        try feed.reloadData { committed in summary.withLock { $0 = committed } }
+        #expect(try context.applyQueue.settle(timeout: 30))
+        let result = try #require(summary.withLock { $0 })
+        #expect(result.turns == 1)
+        #expect(feed.numberOfItems(inSection: 0) == count)
+        withExtendedLifetime(source) {}
     }
 
     /// Looks at the feed's item count in every turn until stopped.
