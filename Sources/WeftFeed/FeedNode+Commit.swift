@@ -142,10 +142,16 @@ extension FeedNode {
         let heights = commit.laidOutAreNew ? live.preparedHeights : commit.laidOut.map { applyPass($0.0, $0.1) }
         let link = live.cellLink ?? CellOwnerLink(self)
         live.cellLink = link
+        // (The cells are taken out of `live` for the loop: each access to a stored property of the feed is
+        // checked for exclusivity, about 80 instructions.)
+        var cells: [ItemID: CellNode] = [:]
+        swap(&cells, &live.cells)
+        cells.reserveCapacity(cells.count + commit.arriving.count)
         for (id, cell) in commit.arriving {
-            live.cells[id] = cell
+            cells[id] = cell
             cell.setOwner(link)
         }
+        swap(&cells, &live.cells)
         // The new order, heights and offsets (each array written once, in one pass: filled with zeros first,
         // they cost two memsets of the whole feed per commit).
         let oldHeights = live.heights
