@@ -43,18 +43,20 @@ extension Node {
         var last = self
         var current: Node? = self
         while let node = current, node !== end {
-            node.invalidateLayout()
+            current = node.invalidateLayout()
             last = node
-            current = node.supernode
         }
         return last
     }
 
-    /// Bumps the version and drops cached layouts.
-    func invalidateLayout() {
+    /// Bumps the version and drops cached layouts; returns the supernode, read in the same section (one lock
+    /// per node walked up).
+    @discardableResult
+    func invalidateLayout() -> Node? {
         withState { state in
             state.version &+= 1
             state.cache.removeAll()
+            return state.supernode
         }
     }
 

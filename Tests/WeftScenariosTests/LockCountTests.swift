@@ -125,11 +125,17 @@ struct LockCountTests {
             try LockCount.taken { () throws(HierarchyError) in try pass.apply() }
         }
         #expect(apply.locks == 6)
-        // Reading the subnodes takes no lock either (a supernode, a weak reference kept under the lock, takes one).
+        // Reading the subnodes takes no lock either (a supernode, whose link is kept under the node's lock, takes one).
         let reading = LockCount.taken { cell.subnodes }
         #expect(reading.locks == 0 && reading.result.count == 5)
         let supernodes = LockCount.taken { reading.result.map { $0.supernode === cell } }
         #expect(supernodes.result == [Bool](repeating: true, count: 5) && supernodes.locks == 5)
+
+        // A leaf's setNeedsLayout: one section per node walked up (its invalidation and its supernode read
+        // together: the leaf and the cell), then the root's check for a range to schedule a pass in (none set
+        // here, so no pass).
+        let leaf = try #require(reading.result.first)
+        #expect(LockCount.taken { leaf.setNeedsLayout() }.locks == 2 + 1)
     }
 
     /// Many nodes in two levels (over the notes' scanning limit, so their index is used): every node below the
