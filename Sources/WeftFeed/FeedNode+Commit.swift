@@ -46,53 +46,62 @@ extension FeedNode {
     /// cell, or the commit alone (its pass over the whole feed, which cannot be split without showing half of
     /// it), takes longer than the budget. Each turn puts at least one cell in place, or commits.
     func drive() {
-        let started = DispatchTime.now().uptimeNanoseconds
-        let budget = UInt64(max(0, settings.withLock { $0.commitTurnBudget }) * 1e9)
+        let queue = context.applyQueue
+        let callStarted = DispatchTime.now().uptimeNanoseconds
+        // The budget is the turn's: what ran before this call in the same turn (other batches, another commit)
+        // counts. (Outside a turn, in a `sync` block, this call's own start.)
+        let turnStarted = queue.turnStart
+        let started = turnStarted != 0 && turnStarted <= callStarted ? turnStarted : callStarted
+        let budget = Self.nanoseconds(settings.withLock { $0.commitTurnBudget })
         func elapsed() -> UInt64 { DispatchTime.now().uptimeNanoseconds - started }
         func nextTurn() {
-            context.applyQueue.enqueue { self.drive() }
+            queue.enqueue { self.drive() }
         }
+        // (Work before this call in the turn counts once it took more than a sliver of the budget.)
+        var worked = callStarted - started > budget / 16
         while live.nextCommit < live.commits.count {
             let commit = live.commits[live.nextCommit]
+            var preparedNow = false
             if commit.laidOutAreNew {
-                if live.preparedHeights.count != commit.laidOut.count {
-                    live.preparedHeights = [Double](repeating: 0, count: commit.laidOut.count)
-                }
                 let preparing = DispatchTime.now().uptimeNanoseconds
                 defer { live.preparedSeconds += Double(DispatchTime.now().uptimeNanoseconds - preparing) / 1e9 }
-                let preparedBefore = live.prepared
                 var previous = elapsed()
                 var slowest: UInt64 = 0
                 while live.prepared < commit.laidOut.count {
                     let (cell, result) = commit.laidOut[live.prepared]
-                    live.preparedHeights[live.prepared] = applyPass(cell, result)
+                    _ = applyPass(cell, result)
                     live.prepared += 1
+                    preparedNow = true
+                    worked = true
                     let now = elapsed()
                     slowest = max(slowest, now - previous)
                     previous = now
-                    if live.prepared < commit.laidOut.count && now + slowest > budget {
+                    if live.prepared < commit.laidOut.count && now > budget &- min(budget, slowest) {
                         live.preparedTurns += 1
                         nextTurn()
                         return
                     }
                 }
-                // The commit gets a turn of its own when it would take this one past its budget.
-                let items = Double(commit.order.count + commit.leaving.count)
-                let predicted = UInt64(items * (live.commitSecondsPerItem ?? 1e-6) * 1e9)
-                if live.prepared > preparedBefore && elapsed() + predicted > budget {
-                    live.preparedTurns += 1
-                    nextTurn()
-                    return
-                }
             }
+            // The commit gets a turn of its own when it would take this one past its budget after other work
+            // (once: a commit longer than the budget runs alone in the next turn, whatever comes before it there).
+            let items = Double(commit.order.count + commit.leaving.count)
+            let predicted = Self.nanoseconds(items * (live.commitSecondsPerItem ?? 1e-6))
+            if worked && !live.commitDeferred && elapsed() > budget &- min(budget, predicted) {
+                live.commitDeferred = true
+                if preparedNow { live.preparedTurns += 1 }
+                nextTurn()
+                return
+            }
+            live.commitDeferred = false
             var summary = apply(commit)
-            live.commitSecondsPerItem = summary.commitSeconds / max(1, Double(commit.order.count + commit.leaving.count))
+            worked = true
+            live.commitSecondsPerItem = summary.commitSeconds / max(1, items)
             summary.preparationSeconds = live.preparedSeconds
             summary.turns = live.preparedTurns + 1
             live.commits[live.nextCommit] = Commit.done
             live.nextCommit += 1
             live.prepared = 0
-            live.preparedHeights = []
             live.preparedSeconds = 0
             live.preparedTurns = 0
             commit.completion(summary)
@@ -104,6 +113,13 @@ extension FeedNode {
         live.commits.removeAll(keepingCapacity: true)
         live.nextCommit = 0
         live.driving = false
+    }
+
+    /// `seconds` in nanoseconds, for budgets and predictions: 0 for a negative or NaN value, and at most 1e10
+    /// seconds (an infinite or huge budget is no budget; sums of two stay below `UInt64.max`).
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return seconds < 1e10 ? UInt64(seconds * 1e9) : 10_000_000_000_000_000_000
     }
 
     /// Applies a cell's pass (or reports its failure); returns the cell's height after it.
@@ -139,7 +155,9 @@ extension FeedNode {
             live.cells.removeValue(forKey: id)
         }
         // Then the laid-out cells' hierarchies, if not done already.
-        let heights = commit.laidOutAreNew ? live.preparedHeights : commit.laidOut.map { applyPass($0.0, $0.1) }
+        // (New cells put in place in earlier turns are read again: one may have laid itself out again since,
+        // when it had no owner to tell.)
+        let heights = commit.laidOutAreNew ? commit.laidOut.map { $0.0.frame.size.height } : commit.laidOut.map { applyPass($0.0, $0.1) }
         let link = live.cellLink ?? CellOwnerLink(self)
         live.cellLink = link
         // (The cells are taken out of `live` for the loop: each access to a stored property of the feed is

@@ -76,12 +76,13 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var nextCommit = 0
         /// How many of the oldest commit's new cells are in place, and their heights.
         var prepared = 0
-        var preparedHeights: [Double] = []
         var preparedSeconds = 0.0
         var preparedTurns = 0
         /// What the last commit took per item (its feed's items and the cells it removed): what the next one is
         /// predicted to take.
         var commitSecondsPerItem: Double?
+        /// Whether the next commit was already put off to a turn of its own (it is not put off twice).
+        var commitDeferred = false
         var driving = false
     }
 

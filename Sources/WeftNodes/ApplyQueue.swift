@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// The one serial queue on which the live node hierarchy changes: Texture's main thread, without UIKit.
 ///
@@ -53,6 +54,8 @@ public final class ApplyQueue: @unchecked Sendable {
     private let state = Locked(State())
     /// Work in flight that will end in this queue: queued batches, and background layout that will queue one.
     private let inFlight = DispatchGroup()
+    /// See ``turnStart`` (written by this queue only).
+    private let turnStartTime = Atomic<UInt64>(0)
 
     public init(label: String) {
         queue = DispatchQueue(label: label, qos: .userInteractive)
@@ -83,7 +86,9 @@ public final class ApplyQueue: @unchecked Sendable {
             return state.pending
         }
         let start = DispatchTime.now().uptimeNanoseconds
+        turnStartTime.store(start, ordering: .relaxed)
         for batch in batches { batch() }
+        turnStartTime.store(0, ordering: .relaxed)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         state.withLock { state in
             state.statistics.turns += 1
@@ -99,6 +104,10 @@ public final class ApplyQueue: @unchecked Sendable {
         }
         for _ in batches { inFlight.leave() }
     }
+
+    /// When the turn now running started (`DispatchTime` uptime nanoseconds), for work that keeps to a budget
+    /// per turn; 0 outside a turn (a `sync` block). Read it on this queue.
+    public var turnStart: UInt64 { turnStartTime.load(ordering: .relaxed) }
 
     /// Batches queued and not yet run.
     public var pendingBatches: Int { state.withLock { $0.pending.count } }

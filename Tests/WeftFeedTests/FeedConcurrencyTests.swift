@@ -365,6 +365,65 @@ struct CommitTurnTests {
         withExtendedLifetime(source) {}
     }
 
+    /// A new cell that lays itself out again after its turn of preparation and before the commit (it has no
+    /// owner yet to tell) still gets its new height in the feed: the commit reads each new cell's height
+    /// again. (Review: the commit used the heights read when the cells were put in place.)
+    @Test("A new cell resized between its preparation turn and the commit gets its new height")
+    func resizedBeforeCommit() throws {
+        let context = testContext("resized before commit")
+        let count = 40
+        let source = GrowingSource([Array(0..<count)])
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
+        feed.commitTurnBudget = 0
+        let grown = Locked<Set<ObjectIdentifier>>([])
+        // Every turn until the commit: each cell put in place (it has a frame) and not yet committed grows by 5
+        // and lays itself out again (its pass is applied on the apply queue, before or after the commit).
+        final class Hook: @unchecked Sendable { var run: @Sendable () -> Void = {} }
+        let hook = Hook()
+        hook.run = {
+            guard feed.numberOfItems(inSection: 0) == 0 else { return }
+            for cell in source.made.withLock({ $0 }) where cell.frame.size.height > 0 {
+                guard grown.withLock({ $0.insert(ObjectIdentifier(cell)).inserted }) else { continue }
+                cell.extra = 5
+                cell.setNeedsLayout()
+            }
+            context.applyQueue.enqueue(hook.run)
+        }
+        let summary = Locked<BatchUpdateSummary?>(nil)
+        try feed.reloadData { committed in summary.withLock { $0 = committed } }
+        context.applyQueue.enqueue(hook.run)
+        #expect(try context.applyQueue.settle(timeout: 30))
+        #expect(summary.withLock { $0 } != nil)
+        #expect(grown.withLock { $0.count } > 0, "some cells were resized before the commit")
+        // (Cells are made in parallel: item i is the cell of value i.)
+        let cells = source.made.withLock { $0 }.sorted { $0.value < $1.value }
+        #expect(cells.map(\.value) == Array(0..<count))
+        var y = 0.0
+        for (i, cell) in cells.enumerated() {
+            let frame = try #require(feed.frameOfItem(at: ItemPath(item: i)))
+            #expect(frame == Rect(x: 0, y: y, width: 320, height: cell.height), "item \(i)")
+            y += cell.height
+        }
+        #expect(feed.contentHeight == y)
+    }
+
+    /// An infinite or huge budget is no budget (it once trapped converting it to nanoseconds), and a NaN or
+    /// negative one is none at all: one cell per turn.
+    @Test("Infinite, huge, NaN and negative budgets", arguments: [Double.infinity, 1e11, .nan, -1])
+    func oddBudgets(_ budget: Double) throws {
+        let context = testContext("odd budget")
+        let count = 20
+        let source = GrowingSource([Array(0..<count)])
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
+        feed.commitTurnBudget = budget
+        let summary = Locked<BatchUpdateSummary?>(nil)
+        try feed.reloadData { committed in summary.withLock { $0 = committed } }
+        #expect(try context.applyQueue.settle(timeout: 30))
+        let result = try #require(summary.withLock { $0 })
+        #expect(result.turns == (budget > 0 ? 1 : count + 1))
+        #expect(feed.numberOfItems(inSection: 0) == count)
+    }
+
     /// Looks at the feed's item count in every turn until stopped.
     final class Observer: @unchecked Sendable {
         let feed: FeedNode
