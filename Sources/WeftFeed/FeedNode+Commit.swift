@@ -157,7 +157,7 @@ extension FeedNode {
         // Then the laid-out cells' hierarchies, if not done already.
         // (New cells put in place in earlier turns are read again: one may have laid itself out again since,
         // when it had no owner to tell.)
-        let heights = commit.laidOutAreNew ? commit.laidOut.map { $0.0.frame.size.height } : commit.laidOut.map { applyPass($0.0, $0.1) }
+        let heights = commit.laidOutAreNew ? commit.laidOut.map { $0.0.appliedSize.height } : commit.laidOut.map { applyPass($0.0, $0.1) }
         let link = live.cellLink ?? CellOwnerLink(self)
         live.cellLink = link
         // (The cells are taken out of `live` for the loop: each access to a stored property of the feed is

@@ -19,6 +19,9 @@ extension Node {
     /// The node's frame in its supernode's coordinates, as last applied.
     public var frame: Rect { withState { $0.frame } }
 
+    /// The size of the layout last applied (the frame's size), read from the published placement with no lock.
+    package var appliedSize: Size { readPlacement { $0.pointee.appliedSize } }
+
     /// The node's own layout as last applied on the apply queue.
     public var appliedLayout: Layout? { withState { $0.appliedLayout }?.attaching(self) }
 

@@ -390,8 +390,9 @@ struct CommitTurnTests {
             context.applyQueue.enqueue(hook.run)
         }
         let summary = Locked<BatchUpdateSummary?>(nil)
-        try feed.reloadData { committed in summary.withLock { $0 = committed } }
+        // (Queued first: the apply queue may run every turn of the load before this thread queues anything.)
         context.applyQueue.enqueue(hook.run)
+        try feed.reloadData { committed in summary.withLock { $0 = committed } }
         #expect(try context.applyQueue.settle(timeout: 30))
         #expect(summary.withLock { $0 } != nil)
         #expect(grown.withLock { $0.count } > 0, "some cells were resized before the commit")
