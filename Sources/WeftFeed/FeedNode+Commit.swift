@@ -70,6 +70,7 @@ extension FeedNode {
                 while live.prepared < commit.laidOut.count {
                     let (cell, result) = commit.laidOut[live.prepared]
                     _ = applyPass(cell, result)
+                    live.preparedCells.append(cell)
                     live.prepared += 1
                     preparedNow = true
                     worked = true
@@ -102,6 +103,7 @@ extension FeedNode {
             live.commits[live.nextCommit] = Commit.done
             live.nextCommit += 1
             live.prepared = 0
+            live.preparedCells.removeAll(keepingCapacity: true)
             live.preparedSeconds = 0
             live.preparedTurns = 0
             commit.completion(summary)
@@ -157,7 +159,11 @@ extension FeedNode {
         // Then the laid-out cells' hierarchies, if not done already.
         // (New cells put in place in earlier turns are read again: one may have laid itself out again since,
         // when it had no owner to tell.)
-        let heights = commit.laidOutAreNew ? commit.laidOut.map { $0.0.appliedSize.height } : commit.laidOut.map { applyPass($0.0, $0.1) }
+        // (From the list kept while they were put in place: reading `laidOut` again copied each element whole, its
+        // pass and all, about 560 instructions per cell.)
+        let heights = commit.laidOutAreNew
+            ? live.preparedCells.map { $0.appliedSize.height }
+            : commit.laidOut.map { applyPass($0.0, $0.1) }
         let link = live.cellLink ?? CellOwnerLink(self)
         live.cellLink = link
         // (The cells are taken out of `live` for the loop: each access to a stored property of the feed is

@@ -76,6 +76,8 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var nextCommit = 0
         /// How many of the oldest commit's new cells are in place, and their heights.
         var prepared = 0
+        /// The cells put in place so far, in order (their heights are read at the commit).
+        var preparedCells: [CellNode] = []
         var preparedSeconds = 0.0
         var preparedTurns = 0
         /// What the last commit took per item (its feed's items and the cells it removed): what the next one is
