@@ -136,9 +136,9 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// Where a node is in the hierarchy, as applied: what applying a pass checks first, read with no lock.
     struct Placement {
         var subnodes: [Node] = []
-        /// The supernode's identity (`State.supernode`, the weak reference itself, stays under the lock: copying
-        /// one between slots cost more than the lock it saved). It may outlive its node: a match or a mismatch
-        /// that matters is confirmed against `State.supernode` under the lock.
+        /// The supernode's identity (`State.supernodeLink`, the reference itself, stays under the lock). It may
+        /// outlive its node: a match or a mismatch that matters is confirmed against `State.supernode` under the
+        /// lock.
         var supernodeID: ObjectIdentifier?
         var appliedSize = Size.zero
     }
