@@ -13,7 +13,8 @@ import Darwin
 /// Counters of a layout context's work, for `weft demo`, `weft bench` and tests.
 ///
 /// Any thread MAY bump or read them at any time. Each thread bumps its own block of atomics (registered on its
-/// first bump), so parallel layout never fights over one cache line; a reading sums every thread's block.
+/// first bump), so parallel layout never fights over one cache line and a bump needs no locked instruction; a
+/// reading sums every thread's block.
 /// Layout computations count in their builder and add the counts here once (``add(_:)``).
 public final class NodeStatistics: Sendable {
     /// The statistics of ``LayoutContext/default``.
@@ -42,19 +43,27 @@ public final class NodeStatistics: Sendable {
             self.owner = owner
         }
 
+        /// Adds `amount` to `counter`. Only the block's own thread writes it (a thread that reuses an ended
+        /// thread's token takes over its block after it ended), so this is a load and a store, not a locked
+        /// read-modify-write: readers on other threads see each store whole, and no write is lost.
         @inline(__always)
         func add(_ amount: Int, to counter: Counter) {
             switch counter {
-            case .cacheHits: cacheHits.wrappingAdd(amount, ordering: .relaxed)
-            case .cacheMisses: cacheMisses.wrappingAdd(amount, ordering: .relaxed)
-            case .specCalls: specCalls.wrappingAdd(amount, ordering: .relaxed)
-            case .measurements: measurements.wrappingAdd(amount, ordering: .relaxed)
-            case .insertions: insertions.wrappingAdd(amount, ordering: .relaxed)
-            case .removals: removals.wrappingAdd(amount, ordering: .relaxed)
-            case .moves: moves.wrappingAdd(amount, ordering: .relaxed)
-            case .staleDrops: staleDrops.wrappingAdd(amount, ordering: .relaxed)
-            case .appliedPasses: appliedPasses.wrappingAdd(amount, ordering: .relaxed)
+            case .cacheHits: Self.increase(cacheHits, by: amount)
+            case .cacheMisses: Self.increase(cacheMisses, by: amount)
+            case .specCalls: Self.increase(specCalls, by: amount)
+            case .measurements: Self.increase(measurements, by: amount)
+            case .insertions: Self.increase(insertions, by: amount)
+            case .removals: Self.increase(removals, by: amount)
+            case .moves: Self.increase(moves, by: amount)
+            case .staleDrops: Self.increase(staleDrops, by: amount)
+            case .appliedPasses: Self.increase(appliedPasses, by: amount)
             }
+        }
+
+        @inline(__always)
+        private static func increase(_ counter: borrowing Atomic<Int>, by amount: Int) {
+            counter.store(counter.load(ordering: .relaxed) &+ amount, ordering: .relaxed)
         }
 
         func value(_ counter: Counter) -> Int {
