@@ -78,6 +78,30 @@ public struct Layout: Sendable {
         return Sublayouts(storage: storage, start: start, count: count)
     }
 
+    /// The number of sublayouts, read in place.
+    @inlinable
+    package var sublayoutCount: Int { field { Int($0.pointee.childCount) } }
+
+    /// The object of sublayout `k` if its element has identity (a node), nil for specs and values: read in
+    /// place, with no layout value made for the sublayout (for the walks that visit every node of a flattened
+    /// layout).
+    @inlinable
+    package func sublayoutObject(_ k: Int) -> (any LayoutObject)? {
+        shared.buffer.withUnsafeMutablePointerToElements { base in
+            if case .object(let object) = base[Int(base[Int(index)].firstChild) + k].element { return object }
+            return nil
+        }
+    }
+
+    /// The frame of sublayout `k` (``sublayouts```[k].frame`), read in place.
+    @inlinable
+    package func sublayoutFrame(_ k: Int) -> Rect {
+        shared.buffer.withUnsafeMutablePointerToElements { base in
+            let child = base + (Int(base[Int(index)].firstChild) + k)
+            return Rect(origin: child.pointee.position, size: child.pointee.size)
+        }
+    }
+
     /// The number of layouts in this tree, this one included.
     public var treeCount: Int {
         var count = 1

@@ -83,7 +83,7 @@ public struct LayoutPass: Sendable {
             (managed, current) = (reading.managed, reading.subnodes)
         }
         var builder = Builder(context: context, notes: notes, placed: notes.takePlaced())
-        let rootNodes = entry.layout?.sublayouts.count ?? 0
+        let rootNodes = entry.layout?.sublayoutCount ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
         try builder.visit(root, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
@@ -115,11 +115,15 @@ public struct LayoutPass: Sendable {
             let here = updates.count
             let base = placed.count
             var children: [Node] = []
-            let sublayouts = layout?.sublayouts
-            if let sublayouts, !sublayouts.isEmpty {
-                if managed { children.reserveCapacity(sublayouts.count) }
-                for k in sublayouts.indices {
-                    guard let child = sublayouts[k].object as? Node else { continue }
+            // (The sublayouts are read in place: a layout value made per sublayout, to read its object and then
+            // its frame, cost two retains and releases of the storage each time.)
+            if let layout {
+                let count = layout.sublayoutCount
+                if managed && count > 0 { children.reserveCapacity(count) }
+                // (A loop, not a closure: a closure that appends to `placed` captured the whole builder, copied in
+                // and out with a retain and a release of each of its references.)
+                for k in 0..<count {
+                    guard let child = layout.sublayoutObject(k) as? Node else { continue }
                     if managed { children.append(child) }
                     placed.append(PlacedNode(node: ObjectIdentifier(child), update: here, child: Unmanaged.passUnretained(child), sublayout: k))
                 }
@@ -128,19 +132,17 @@ public struct LayoutPass: Sendable {
             updates.append(Update(
                 node: node, version: version, layout: layout, size: size, range: range, parent: parent, frameInParent: frame,
                 subnodes: managed ? ManagedSubnodes(old: current, new: children, diff: HierarchyDiff(from: current, to: children)) : nil))
-            guard let sublayouts, end > base else { return }
+            guard let layout, end > base else { return }
             for p in base..<end {
                 let child = placed[p].child.takeUnretainedValue()
-                let sublayout = sublayouts[placed[p].sublayout]
+                let frame = layout.sublayoutFrame(placed[p].sublayout)
                 // The child's reading when its parent laid it out (read in place), or one read of it now: the
                 // entry its parent placed and its subnodes.
-                let size = sublayout.size
+                let size = frame.size
                 if let n = notes.noteIndex(child, size: size, scale: context.scale) {
-                    try notes.withNote(n) { (note) throws(HierarchyError) in
-                        try visit(child, version: note.pointee.entry.version, layout: note.pointee.entry.layout,
-                                  size: note.pointee.entry.size, range: note.pointee.entry.range, managed: note.pointee.managed,
-                                  current: note.pointee.subnodes, parent: here, frame: sublayout.frame)
-                    }
+                    // (Field by field: in a closure given the note in place, the call captured the whole builder.)
+                    try visit(child, version: notes.version(n), layout: notes.layout(n), size: size, range: notes.range(n),
+                              managed: notes.managed(n), current: notes.subnodes(n), parent: here, frame: frame)
                     continue
                 }
                 let found = child.applyingReading(size: size, scale: context.scale)
@@ -157,7 +159,7 @@ public struct LayoutPass: Sendable {
                 }
                 try visit(child, version: childEntry.version, layout: childEntry.layout, size: childEntry.size,
                           range: childEntry.range, managed: found.managed, current: found.subnodes, parent: here,
-                          frame: sublayout.frame)
+                          frame: frame)
             }
         }
 

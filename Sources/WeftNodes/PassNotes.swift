@@ -122,13 +122,17 @@ final class PassNotes {
         return NodeReading(entry: notes[found].entry, managed: notes[found].managed, subnodes: notes[found].subnodes)
     }
 
-    /// Runs `body` on note `index` in place (its entry and subnodes are not copied). The notes MUST NOT be
-    /// changed meanwhile (a pass's walk only reads them).
+    // Note `index`'s parts, each read in place through the buffer (a note copied whole retains its node, layout
+    // and subnodes; read through the array, a part of the entry copied the whole entry).
+    @inline(__always) func version(_ index: Int) -> UInt64 { inPlace(index) { $0.pointee.entry.version } }
+    @inline(__always) func layout(_ index: Int) -> Layout? { inPlace(index) { $0.pointee.entry.layout } }
+    @inline(__always) func range(_ index: Int) -> SizeRange { inPlace(index) { $0.pointee.entry.range } }
+    @inline(__always) func managed(_ index: Int) -> Bool { inPlace(index) { $0.pointee.managed } }
+    @inline(__always) func subnodes(_ index: Int) -> [Node] { inPlace(index) { $0.pointee.subnodes } }
+
     @inline(__always)
-    func withNote<R>(_ index: Int, _ body: (UnsafePointer<Note>) throws(HierarchyError) -> R) throws(HierarchyError) -> R {
-        try notes.withUnsafeBufferPointer { (buffer) throws(HierarchyError) -> R in
-            try body(buffer.baseAddress.unsafelyUnwrapped + index)
-        }
+    private func inPlace<R>(_ index: Int, _ read: (UnsafePointer<Note>) -> R) -> R {
+        notes.withUnsafeBufferPointer { read($0.baseAddress.unsafelyUnwrapped + index) }
     }
 
     /// The index of `node`'s latest note, if its entry is of `size` at `scale` (``reading(_:size:scale:)``).
