@@ -9,21 +9,79 @@ import Musl
 import Darwin
 #endif
 
+/// Readers counted in two halves, for the reclamation of ``PublishedReference`` and ``SlotPair``: a writer that
+/// has replaced what readers load waits for the readers that may still use the old one, and only for those.
+///
+/// A reader counts itself in (``enter()``) before it loads what the gate protects, and out (``leave(_:)``) when
+/// it is done. It counts itself in the half the gate names at that moment. A writer replaces what readers load,
+/// then calls ``waitForEarlierReaders()``: it names the other half for new readers and waits until the first
+/// half is empty, then names the first half again and waits until the second is empty. The counts, the writer's
+/// write and the reader's load are sequentially consistent, so a reader that can still see the old value counted
+/// itself in before the replacement, and one of the two waits waits for it, whichever half it is in. New readers count themselves in
+/// the half that is not being waited for, so a steady stream of readers (each overlapping the next, so that one
+/// count of every reader would never reach zero) cannot keep a writer waiting: each wait lasts as long as the
+/// reads that were under way when it began. Readers never wait. Which half a reader counts in only decides how
+/// long a writer waits, not whether it waits for that reader.
+public struct ReaderGate: ~Copyable, Sendable {
+    /// The half new readers count themselves in (0 or 1).
+    @usableFromInline let half = Atomic<UInt>(0)
+    /// Readers inside: the low 32 bits count half 0, the high 32 bits half 1.
+    @usableFromInline let counts = Atomic<UInt64>(0)
+
+    @inlinable
+    public init() {}
+
+    /// Counts a reader in, before it loads what the gate protects; returns what ``leave(_:)`` takes. (Which half
+    /// only matters for how long a writer waits, not for safety: relaxed.)
+    @inlinable @inline(__always)
+    public func enter() -> UInt64 {
+        let unit: UInt64 = half.load(ordering: .relaxed) == 0 ? 1 : 1 << 32
+        counts.wrappingAdd(unit, ordering: .sequentiallyConsistent)
+        return unit
+    }
+
+    /// Counts a reader out (`unit`: what its ``enter()`` returned).
+    @inlinable @inline(__always)
+    public func leave(_ unit: UInt64) {
+        counts.wrappingSubtract(unit, ordering: .sequentiallyConsistent)
+    }
+
+    /// Waits until every reader that entered before this call has left; readers that enter meanwhile are not
+    /// waited for (beyond the ones under way when a half is switched). Call it after a sequentially consistent
+    /// write of what readers load. Writers SHOULD be serialized (the owner's lock): concurrent writers stay safe
+    /// (each waits for every reader that entered before it), but may switch halves under each other's feet and
+    /// wait longer. Never call it between a reader's ``enter()`` and ``leave(_:)`` on the same thread.
+    public func waitForEarlierReaders() {
+        let first = half.load(ordering: .relaxed)
+        half.store(1 - first, ordering: .releasing)
+        drain(first)
+        half.store(first, ordering: .releasing)
+        drain(1 - first)
+    }
+
+    private func drain(_ which: UInt) {
+        let shift: UInt64 = which == 0 ? 0 : 32
+        while (counts.load(ordering: .sequentiallyConsistent) >> shift) & 0xFFFF_FFFF != 0 {
+            sched_yield()
+        }
+    }
+}
+
 /// A strong reference to an immutable object, published atomically: readers borrow the current object with two
 /// uncontended atomic increments and no lock; a writer swaps in a new one and releases the old one once no
 /// reader can still be using it.
 ///
-/// Reclamation: a reader counts itself in (`readers`) before it loads the pointer and out after it is done.
-/// A writer exchanges the pointer, then waits until `readers` is zero before releasing the old object. All four
-/// operations are sequentially consistent, so a reader either counted itself in before the writer looked at the
-/// count (and the writer waits for it), or loads the pointer after the exchange (and never sees the old object).
-/// Readers never wait. A writer waits only for readers already inside ``withCurrent(_:)`` (a few loads and
-/// compares: its body must not block, publish, or call user code); it yields its thread while it waits.
+/// Reclamation: a reader counts itself in at a ``ReaderGate`` before it loads the pointer and out after it is
+/// done; a writer exchanges the pointer, then waits at the gate for the readers that were inside before it
+/// (see there) before releasing the old object. So a reader either counted itself in before the exchange (and
+/// the writer waits for it), or loads the pointer after the exchange (and never sees the old object). Readers
+/// never wait. A writer waits only for reads under way (a few loads and compares: ``withCurrent(_:)``'s body
+/// must not block, publish, or call user code); it yields its thread while it waits.
 public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unchecked Sendable {
-    // @unchecked: the pointer is an Atomic and the object it names is immutable and Sendable; the reader count
-    // keeps it alive while it is read.
+    // @unchecked: the pointer is an Atomic and the object it names is immutable and Sendable; the gate keeps it
+    // alive while it is read.
     @usableFromInline let bits = Atomic<UInt>(0)
-    @usableFromInline let readers = Atomic<Int>(0)
+    @usableFromInline let gate = ReaderGate()
 
     @inlinable
     public init() {}
@@ -31,8 +89,8 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
     /// Calls `body` with the current object (nil if none was published), valid only during the call.
     @inlinable @inline(__always)
     public func withCurrent<Result>(_ body: (Object?) -> Result) -> Result {
-        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        let unit = gate.enter()
+        defer { gate.leave(unit) }
         let current = bits.load(ordering: .sequentiallyConsistent)
         guard let pointer = UnsafeRawPointer(bitPattern: current) else { return body(nil) }
         return Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef { body($0) }
@@ -44,9 +102,7 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
         let new = object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
         let old = bits.exchange(new, ordering: .sequentiallyConsistent)
         guard let pointer = UnsafeRawPointer(bitPattern: old) else { return }
-        while readers.load(ordering: .sequentiallyConsistent) != 0 {
-            sched_yield()
-        }
+        gate.waitForEarlierReaders()
         Unmanaged<Object>.fromOpaque(pointer).release()
     }
 
@@ -59,18 +115,18 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
 }
 
 /// The protocol of a value published in two slots that writers alternate between, for readers that take no
-/// lock: the same reclamation as ``PublishedReference`` (readers count themselves in; a writer switches slots,
-/// then waits until no reader is inside), without an allocation per write. The owner keeps the two slots
-/// (at a stable address, such as a `Locked` value's storage); this holds which one is current and the count of
-/// readers inside.
+/// lock: the same reclamation as ``PublishedReference`` (readers count themselves in at a ``ReaderGate``; a
+/// writer switches slots, then waits for the readers that were inside), without an allocation per write. The
+/// owner keeps the two slots (at a stable address, such as a `Locked` value's storage); this holds which one is
+/// current, and the gate.
 ///
 /// Writers MUST be serialized by the owner (a lock they hold while writing). A writer assigns the slot that is
 /// not current (``slotToWrite``), then ``publish(_:)``es it: no reader can be in that slot, since the writer
-/// that last switched away from it waited for every reader inside. Readers never wait; a writer waits only for
-/// readers already inside ``read(_:)``.
+/// that last switched away from it waited for every reader that could have loaded it. Readers never wait; a
+/// writer waits only for reads under way.
 public struct SlotPair: ~Copyable, Sendable {
     @usableFromInline let current = Atomic<Int>(0)
-    @usableFromInline let readers = Atomic<Int>(0)
+    @usableFromInline let gate = ReaderGate()
 
     @inlinable
     public init() {}
@@ -79,8 +135,8 @@ public struct SlotPair: ~Copyable, Sendable {
     /// block, write, or call user code.
     @inlinable @inline(__always)
     public func read<Result>(_ body: (Int) -> Result) -> Result {
-        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        let unit = gate.enter()
+        defer { gate.leave(unit) }
         return body(current.load(ordering: .sequentiallyConsistent))
     }
 
@@ -88,14 +144,12 @@ public struct SlotPair: ~Copyable, Sendable {
     @inlinable
     public var slotToWrite: Int { 1 - current.load(ordering: .sequentiallyConsistent) }
 
-    /// Makes `slot` (just assigned) the current one, and waits until no reader is left in the other. Writers only;
-    /// never from inside ``read(_:)``.
+    /// Makes `slot` (just assigned) the current one, and waits until no reader that could have loaded the other
+    /// is left in it. Writers only; never from inside ``read(_:)``.
     @inlinable
     public func publish(_ slot: Int) {
         current.store(slot, ordering: .sequentiallyConsistent)
-        while readers.load(ordering: .sequentiallyConsistent) != 0 {
-            sched_yield()
-        }
+        gate.waitForEarlierReaders()
     }
 }
 

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import WeftSync
+
+/// The reclamation behind a node's published snapshots, placements and root answers (`PublishedReference`,
+/// `SlotPair`, both through a `ReaderGate`): a writer waits for the reads under way, never for readers that
+/// keep arriving, and never lets an object go while a reader holds it.
+@Suite("Reader gate")
+struct ReaderGateTests {
+    final class Box: Sendable {
+        let live = Atomic<Int>(1)
+        deinit { live.store(0, ordering: .sequentiallyConsistent) }
+    }
+
+    /// What the threads of one test share.
+    final class Shared: Sendable {
+        let reference = PublishedReference<Box>()
+        let slots = SlotPair()
+        /// Readers entered so far, counted inside each read.
+        let entered = Atomic<Int>(0)
+        let stop = Atomic<Bool>(false)
+        let published = Atomic<Bool>(false)
+        let failures = Atomic<Int>(0)
+    }
+
+    /// A read that stays inside until the next reader has come in: with two threads reading so, some reader is
+    /// inside at every moment, and one count of all readers would never be zero.
+    static func chainedRead(_ shared: Shared) {
+        let mine = shared.entered.add(1, ordering: .sequentiallyConsistent).newValue
+        while shared.entered.load(ordering: .sequentiallyConsistent) == mine && !shared.stop.load(ordering: .sequentiallyConsistent) {
+            sched_yield()
+        }
+    }
+
+    /// Runs `read` on two threads in a chain (each read lasts until the other's next read has begun) and `write`
+    /// once on a third; true if the write returned while the chain still ran (waiting at most `limit` seconds
+    /// for it, then stopping the chain so that the test ends either way).
+    static func writeFinishesDuringChain(
+        _ shared: Shared, read: @escaping @Sendable () -> Void, write: @escaping @Sendable () -> Void, limit: Double = 20
+    ) -> Bool {
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            group.enter()
+            Thread {
+                while !shared.stop.load(ordering: .sequentiallyConsistent) { read() }
+                group.leave()
+            }.start()
+        }
+        // Let the chain begin (both threads have read) before the write.
+        while shared.entered.load(ordering: .sequentiallyConsistent) < 4 { sched_yield() }
+        group.enter()
+        Thread {
+            write()
+            shared.published.store(true, ordering: .sequentiallyConsistent)
+            group.leave()
+        }.start()
+        let deadline = Date().addingTimeInterval(limit)
+        while !shared.published.load(ordering: .sequentiallyConsistent) && Date() < deadline { usleep(1_000) }
+        let finished = shared.published.load(ordering: .sequentiallyConsistent)
+        shared.stop.store(true, ordering: .sequentiallyConsistent)
+        group.wait()
+        return finished
+    }
+
+    @Test("Publishing a reference finishes while overlapping readers keep arriving")
+    func referenceWriterNotStarved() {
+        let shared = Shared()
+        shared.reference.publish(Box())
+        let finished = Self.writeFinishesDuringChain(
+            shared, read: { shared.reference.withCurrent { _ in Self.chainedRead(shared) } },
+            write: { shared.reference.publish(Box()) })
+        #expect(finished, "the writer waited for readers that came after it")
+    }
+
+    @Test("Publishing a slot finishes while overlapping readers keep arriving")
+    func slotWriterNotStarved() {
+        let shared = Shared()
+        let finished = Self.writeFinishesDuringChain(
+            shared, read: { shared.slots.read { _ in Self.chainedRead(shared) } },
+            write: { shared.slots.publish(shared.slots.slotToWrite) })
+        #expect(finished, "the writer waited for readers that came after it")
+    }
+
+    @Test("A published object is never let go while a reader holds it")
+    func noReleaseUnderReader() {
+        let shared = Shared()
+        shared.reference.publish(Box())
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            group.enter()
+            Thread {
+                while !shared.stop.load(ordering: .sequentiallyConsistent) {
+                    shared.reference.withCurrent { box in
+                        // Twice, a little apart: the object must stay whole for the whole read.
+                        if box?.live.load(ordering: .sequentiallyConsistent) != 1 { shared.failures.add(1, ordering: .relaxed) }
+                        for _ in 0..<20 { _ = shared.entered.load(ordering: .relaxed) }
+                        if box?.live.load(ordering: .sequentiallyConsistent) != 1 { shared.failures.add(1, ordering: .relaxed) }
+                    }
+                }
+                group.leave()
+            }.start()
+        }
+        for _ in 0..<10_000 { shared.reference.publish(Box()) }
+        shared.stop.store(true, ordering: .sequentiallyConsistent)
+        group.wait()
+        #expect(shared.failures.load(ordering: .relaxed) == 0)
+    }
+}
