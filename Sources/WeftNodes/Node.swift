@@ -320,7 +320,9 @@ open class Node: LayoutObject, @unchecked Sendable {
         return style
     }
 
-    /// `body` runs on the snapshot's style in place, while the snapshot is read (a writer waits meanwhile).
+    /// `body` runs on the snapshot's style in place, while the snapshot is read (a writer waits meanwhile). `body`
+    /// MUST only read the style: it must not block, change a node, or call code that may (a change of this node's
+    /// inputs waits for this read to end, so made from `body` it would wait for itself, under the node's lock).
     public func withCheckedStyle(_ body: (borrowing LayoutStyle) -> Void) throws(LayoutError) {
         let problem: LayoutError? = readInputs { inputs in
             if let styleProblem = inputs.pointee.styleProblem { return styleProblem }
