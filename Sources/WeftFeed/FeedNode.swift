@@ -74,7 +74,7 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         /// Commits received and not yet done, oldest first (``FeedNode/drive()`` works through them).
         var commits: [Commit] = []
         var nextCommit = 0
-        /// How many of the oldest commit's new cells are in place, and their heights.
+        /// How many of the oldest commit's new cells are in place.
         var prepared = 0
         /// The cells put in place so far, in order (their heights are read at the commit).
         var preparedCells: [CellNode] = []

@@ -45,10 +45,7 @@ public struct Layout: Sendable {
     /// The element when it has identity (a node), without a dynamic cast: nil for specs and value leaves.
     public var object: (any LayoutObject)? {
         if let attached { return attached }
-        return field { record in
-            if case .object(let object) = record.pointee.element { return object }
-            return nil
-        }
+        return field { $0.pointee.element.object }
     }
 
     /// This layout with `element` as its element: how a node hands out its cached layout, which does not hold
@@ -87,19 +84,19 @@ public struct Layout: Sendable {
     /// layout).
     @inlinable
     package func sublayoutObject(_ k: Int) -> (any LayoutObject)? {
-        shared.buffer.withUnsafeMutablePointerToElements { base in
-            if case .object(let object) = base[Int(base[Int(index)].firstChild) + k].element { return object }
-            return nil
-        }
+        sublayoutField(k) { $0.pointee.element.object }
     }
 
     /// The frame of sublayout `k` (``sublayouts```[k].frame`), read in place.
     @inlinable
     package func sublayoutFrame(_ k: Int) -> Rect {
-        shared.buffer.withUnsafeMutablePointerToElements { base in
-            let child = base + (Int(base[Int(index)].firstChild) + k)
-            return Rect(origin: child.pointee.position, size: child.pointee.size)
-        }
+        sublayoutField(k) { Rect(origin: $0.pointee.position, size: $0.pointee.size) }
+    }
+
+    /// Reads one field of sublayout `k`'s record in place (``field(_:)`` for a sublayout).
+    @inlinable
+    func sublayoutField<T>(_ k: Int, _ read: (UnsafeMutablePointer<LayoutStorage.Record>) -> T) -> T {
+        shared.buffer.withUnsafeMutablePointerToElements { base in read(base + (Int(base[Int(index)].firstChild) + k)) }
     }
 
     /// The number of layouts in this tree, this one included.
@@ -174,6 +171,13 @@ final class LayoutStorage: ManagedBuffer<LayoutStorage.Header, LayoutStorage.Rec
         case element(any LayoutElement)
         /// The root of a flattened layout, which does not hold its element (``LayoutBuilder/finishFlattened(_:)``).
         case detached
+
+        /// The object, for an element with identity; nil otherwise.
+        @inlinable
+        var object: (any LayoutObject)? {
+            if case .object(let object) = self { return object }
+            return nil
+        }
 
         @usableFromInline
         var element: any LayoutElement {
