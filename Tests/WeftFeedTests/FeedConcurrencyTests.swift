@@ -326,11 +326,8 @@ struct CommitTurnTests {
     /// data source and the feed must agree at every turn boundary), and at the end everything is in place.
     @Test("A large change fills its new cells over several turns and commits in one")
     func turns() throws {
-        let context = testContext("turns")
         let count = 200
-        let source = GrowingSource([Array(0..<count)])
-        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
-        feed.commitTurnBudget = 0
+        let (context, source, feed) = Self.feed("turns", count: count, budget: 0)
         let seen = Locked<Set<Int>>([])
         let summary = Locked<BatchUpdateSummary?>(nil)
         let observer = Observer(feed: feed, seen: seen)
@@ -345,21 +342,16 @@ struct CommitTurnTests {
         #expect(result.inserted == count)
         #expect(seen.withLock { $0 }.isSubset(of: [0, count]), "the feed showed \(seen.withLock { $0 }) items")
         #expect(feed.numberOfItems(inSection: 0) == count)
+        withExtendedLifetime(source) {}
     }
 
     /// With a budget far larger than the work (ten seconds for 200 small cells), the cells and the commit take
     /// one turn: the commit's predicted cost (1 us per item before the feed's first commit) fits.
     @Test("A change that fits the budget is put in place and committed in one turn")
     func oneTurn() throws {
-        let context = testContext("one turn")
         let count = 200
-        let source = GrowingSource([Array(0..<count)])
-        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
-        feed.commitTurnBudget = 10
-        let summary = Locked<BatchUpdateSummary?>(nil)
-        try feed.reloadData { committed in summary.withLock { $0 = committed } }
-        #expect(try context.applyQueue.settle(timeout: 30))
-        let result = try #require(summary.withLock { $0 })
+        let (context, source, feed) = Self.feed("one turn", count: count, budget: 10)
+        let result = try Self.reload(feed, in: context)
         #expect(result.turns == 1)
         #expect(feed.numberOfItems(inSection: 0) == count)
         withExtendedLifetime(source) {}
@@ -370,11 +362,8 @@ struct CommitTurnTests {
     /// again. (Review: the commit used the heights read when the cells were put in place.)
     @Test("A new cell resized between its preparation turn and the commit gets its new height")
     func resizedBeforeCommit() throws {
-        let context = testContext("resized before commit")
         let count = 40
-        let source = GrowingSource([Array(0..<count)])
-        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
-        feed.commitTurnBudget = 0
+        let (context, source, feed) = Self.feed("resized before commit", count: count, budget: 0)
         let grown = Locked<Set<ObjectIdentifier>>([])
         // Every turn until the commit: each cell put in place (it has a frame) and not yet committed grows by 5
         // and lays itself out again (its pass is applied on the apply queue, before or after the commit).
@@ -412,17 +401,29 @@ struct CommitTurnTests {
     /// negative one is none at all: one cell per turn.
     @Test("Infinite, huge, NaN and negative budgets", arguments: [Double.infinity, 1e11, .nan, -1])
     func oddBudgets(_ budget: Double) throws {
-        let context = testContext("odd budget")
         let count = 20
+        let (context, source, feed) = Self.feed("odd budget", count: count, budget: budget)
+        let result = try Self.reload(feed, in: context)
+        #expect(result.turns == (budget > 0 ? 1 : count + 1))
+        #expect(feed.numberOfItems(inSection: 0) == count)
+        withExtendedLifetime(source) {}
+    }
+
+    /// A feed of `count` items (`GrowingSource`), 320 wide, in a context of its own, committing with `budget`.
+    static func feed(_ name: String, count: Int, budget: Double) -> (LayoutContext, GrowingSource, FeedNode) {
+        let context = testContext(name)
         let source = GrowingSource([Array(0..<count)])
         let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480, context: context)
         feed.commitTurnBudget = budget
+        return (context, source, feed)
+    }
+
+    /// Loads `feed` and waits until its apply queue settles; returns the load's summary.
+    static func reload(_ feed: FeedNode, in context: LayoutContext) throws -> BatchUpdateSummary {
         let summary = Locked<BatchUpdateSummary?>(nil)
         try feed.reloadData { committed in summary.withLock { $0 = committed } }
         #expect(try context.applyQueue.settle(timeout: 30))
-        let result = try #require(summary.withLock { $0 })
-        #expect(result.turns == (budget > 0 ? 1 : count + 1))
-        #expect(feed.numberOfItems(inSection: 0) == count)
+        return try #require(summary.withLock { $0 })
     }
 
     /// Looks at the feed's item count in every turn until stopped.
