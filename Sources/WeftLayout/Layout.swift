@@ -238,57 +238,52 @@ extension LayoutBuilder {
     /// ``finish(_:)``, and whether every position in the root's coordinates, rounded, lies within
     /// ±``Layout/positionLimit`` (false for NaN or infinity).
     mutating func finishCheckingPositions(_ root: LayoutRef) -> (layout: Layout, positionsInRange: Bool) {
-        // Breadth-first order first (so that the children of every entry are contiguous), then the copy.
+        // Breadth-first order first (so that the children of every entry are contiguous), with each entry's
+        // position in the root's coordinates, exact and rounded, and its rounded position in its parent's;
+        // then each record is written once. (Writing placeholders for children first and overwriting them
+        // later destroyed and assigned every record through the element enum's value witnesses.)
         finishOrder.removeAll(keepingCapacity: true)
-        finishOrder.append(root.index)
-        var cursor = 0
-        while cursor < finishOrder.count {
-            let r = records[Int(finishOrder[cursor])]
-            for e in 0..<Int(r.edgeCount) { finishOrder.append(edges[Int(r.edgeStart) + e]) }
-            cursor += 1
+        finishOrder.append(FinishEntry(record: root.index, exact: .zero, rounded: .zero, relative: .zero))
+        let grid = self.grid
+        var inRange = true
+        records.withUnsafeBufferPointer { source in
+            edges.withUnsafeBufferPointer { edges in
+                var cursor = 0
+                while cursor < finishOrder.count {
+                    let parent = finishOrder[cursor]
+                    let r = source[Int(parent.record)]
+                    for e in 0..<Int(r.edgeCount) {
+                        let child = edges[Int(r.edgeStart) + e]
+                        let exact = parent.exact + source[Int(child)].position
+                        let rounded = Point(x: grid.ceil(exact.x), y: grid.ceil(exact.y))
+                        inRange = inRange && Layout.isInRange(rounded)
+                        finishOrder.append(FinishEntry(
+                            record: child, exact: exact, rounded: rounded,
+                            relative: Point(x: rounded.x - parent.rounded.x, y: rounded.y - parent.rounded.y)))
+                    }
+                    cursor += 1
+                }
+            }
         }
         let count = finishOrder.count
-        var inRange = true
         let storage = LayoutStorage.make(count: count, scale: grid.scale)
         var arena: SpecArena?
-        let grid = self.grid
         records.withUnsafeBufferPointer { source in
-            storage.withUnsafeMutablePointers { header, out in
-                // Each entry's children follow the ones of the entries before it: child k of entry i is at
-                // `next`, counting on. `position` holds the exact position in the root's coordinates at first.
-                var next = 1
-                for slot in 0..<count {
-                    let r = source[Int(finishOrder[slot])]
-                    let position = slot == 0 ? Point.zero : out[slot].position
-                    let element = storedElement(r.source, arena: &arena)
-                    let record = LayoutStorage.Record(
-                        element: element, size: r.size, position: position,
-                        firstChild: Int32(truncatingIfNeeded: next), childCount: r.edgeCount)
-                    if slot == 0 { out.initialize(to: record) } else { out[slot] = record }
-                    // The children's slots hold their exact root positions until their own turn.
-                    for _ in 0..<Int(r.edgeCount) {
-                        let child = source[Int(finishOrder[next])]
-                        (out + next).initialize(to: LayoutStorage.Record(
-                            element: .detached, size: .zero, position: position + child.position,
-                            firstChild: 0, childCount: 0))
-                        next += 1
+            finishOrder.withUnsafeBufferPointer { order in
+                storage.withUnsafeMutablePointers { header, out in
+                    // Each entry's children follow the ones of the entries before it.
+                    var next = 1
+                    for slot in 0..<count {
+                        let r = source[Int(order[slot].record)]
+                        (out + slot).initialize(to: LayoutStorage.Record(
+                            element: storedElement(r.source, arena: &arena), size: r.size,
+                            position: order[slot].relative,
+                            firstChild: Int32(truncatingIfNeeded: next), childCount: r.edgeCount))
+                        next += Int(r.edgeCount)
                     }
+                    header.pointee.count = count
+                    header.pointee.arena = arena
                 }
-                // Children come after their parents, so walking backwards converts every child while its
-                // parent still holds its exact root position.
-                for parent in stride(from: count - 1, through: 0, by: -1) {
-                    let origin = out[parent].position
-                    let rounded = Point(x: grid.ceil(origin.x), y: grid.ceil(origin.y))
-                    inRange = inRange && Layout.isInRange(rounded)
-                    let first = Int(out[parent].firstChild)
-                    for child in first..<first + Int(out[parent].childCount) {
-                        let p = out[child].position
-                        out[child].position = Point(x: grid.ceil(p.x) - rounded.x, y: grid.ceil(p.y) - rounded.y)
-                    }
-                }
-                out[0].position = .zero
-                header.pointee.count = count
-                header.pointee.arena = arena
             }
         }
         return (Layout(storage: storage, index: 0), inRange)

@@ -77,6 +77,15 @@ public struct LayoutBuilder: ~Copyable {
         }
     }
 
+    /// An entry of a layout being finished: its record, and where it lies, exactly and rounded in the root's
+    /// coordinates, and rounded in its parent's (the difference of the two rounded positions).
+    struct FinishEntry {
+        var record: Int32
+        var exact: Point
+        var rounded: Point
+        var relative: Point
+    }
+
     /// The pixel grid sizes and positions are rounded to.
     public let grid: PixelGrid
     @usableFromInline var records: ContiguousArray<Record> = []
@@ -84,7 +93,7 @@ public struct LayoutBuilder: ~Copyable {
     /// Elements recorded that are neither specs nor objects (value leaves of other kinds).
     @usableFromInline var elements: ContiguousArray<any LayoutElement> = []
     /// The order ``finish(_:)`` copies records in (reused).
-    var finishOrder: ContiguousArray<Int32> = []
+    var finishOrder: ContiguousArray<FinishEntry> = []
     @usableFromInline var scratch: ContiguousArray<LayoutRef> = []
     var stackItems: ContiguousArray<StackItem> = []
     /// Elements (nodes) whose layout is being computed in this builder, outermost first (not retained: each

@@ -164,7 +164,8 @@ public final class SpecArena: @unchecked Sendable {
     /// turns an inverted axis into its minimum.
     func narrowed(_ record: SpecRecord, _ range: SizeRange, parentSize: Size) -> SizeRange {
         if record.style == 0 { return range.intersection(.unconstrained) }
-        return styles[Int(record.style)].narrowed(range, parentSize: parentSize)
+        // Read in place: `styles[i].narrowed(...)` copied the whole style out of the array first.
+        return styles.withUnsafeBufferPointer { $0[Int(record.style)].narrowed(range, parentSize: parentSize) }
     }
 
     /// Whether a child is a spec of the default style (whose stack item needs no style read).
