@@ -242,7 +242,7 @@ extension LayoutBuilder {
         // position in the root's coordinates, exact and rounded, and its rounded position in its parent's;
         // then each record is written once. (Writing placeholders for children first and overwriting them
         // later destroyed and assigned every record through the element enum's value witnesses.)
-        finishOrder.removeAll(keepingCapacity: true)
+        finishOrder.removeAll()
         finishOrder.append(FinishEntry(record: root.index, exact: .zero, rounded: .zero, relative: .zero))
         let grid = self.grid
         var inRange = true

@@ -88,18 +88,18 @@ public struct LayoutBuilder: ~Copyable {
 
     /// The pixel grid sizes and positions are rounded to.
     public let grid: PixelGrid
-    @usableFromInline var records: ContiguousArray<Record> = []
-    @usableFromInline var edges: ContiguousArray<Int32> = []
+    @usableFromInline var records = ScratchArray<Record>()
+    @usableFromInline var edges = ScratchArray<Int32>()
     /// Elements recorded that are neither specs nor objects (value leaves of other kinds).
-    @usableFromInline var elements: ContiguousArray<any LayoutElement> = []
+    @usableFromInline var elements = ScratchArray<any LayoutElement>()
     /// The order ``finish(_:)`` copies records in (reused).
-    var finishOrder: ContiguousArray<FinishEntry> = []
-    @usableFromInline var scratch: ContiguousArray<LayoutRef> = []
-    var stackItems: ContiguousArray<StackItem> = []
+    var finishOrder = ScratchArray<FinishEntry>()
+    @usableFromInline var scratch = ScratchArray<LayoutRef>()
+    var stackItems = ScratchArray<StackItem>()
     /// Elements (nodes) whose layout is being computed in this builder, outermost first (not retained: each
     /// is laid out by a caller that holds it).
-    var active: ContiguousArray<UnownedObject> = []
-    var stackLines: ContiguousArray<StackLine> = []
+    var active = ScratchArray<UnownedObject>()
+    var stackLines = ScratchArray<StackLine>()
     /// The arena value specs (``StackSpec``...) are added to when laid out; kept while no layout refers to it.
     var values: SpecArena?
     /// The arena the layers above build specs in while they lay them out (a node's `layoutSpecThatFits`),
@@ -168,8 +168,8 @@ public struct LayoutBuilder: ~Copyable {
     /// layout spec) call this before and ``leave(_:)`` after, so that a node whose spec contains the node
     /// itself (directly or through other nodes) is an error instead of endless recursion.
     public mutating func enter(_ object: any LayoutObject) throws(LayoutError) {
-        for entry in active where entry.object === object {
-            let names = (active.map(\.object.displayName) + [object.displayName]).joined(separator: " > ")
+        for i in 0..<active.count where active[i].object === object {
+            let names = (active.unsafeElements.map(\.object.displayName) + [object.displayName]).joined(separator: " > ")
             throw LayoutError("cycle: \(object.displayName) contains itself (\(names))")
         }
         active.append(UnownedObject(object))

@@ -9,22 +9,22 @@ public final class SpecArena: @unchecked Sendable {
     // @unchecked: filled by one thread, then only read (a finished arena is never appended to); `reset` is
     // called by the arena's owner when no spec refers to it.
 
-    @exclusivity(unchecked) @usableFromInline var records: ContiguousArray<SpecRecord> = []
-    @exclusivity(unchecked) @usableFromInline var children: ContiguousArray<SpecChild> = []
+    @exclusivity(unchecked) @usableFromInline var records = ScratchArray<SpecRecord>()
+    @exclusivity(unchecked) @usableFromInline var children = ScratchArray<SpecChild>()
     /// Children that are not specs of this arena and have no identity: leaves of other kinds, finished specs of
     /// other arenas.
-    @exclusivity(unchecked) @usableFromInline var elements: ContiguousArray<any LayoutElement> = []
+    @exclusivity(unchecked) @usableFromInline var elements = ScratchArray<any LayoutElement>()
     /// Children with identity (nodes). Kept apart from `elements`: an `any LayoutObject` is copied with one
     /// retain, an `any LayoutElement` through the runtime's value witnesses (boxing a node cost about 250
     /// instructions, laying it out from the box about 70 more).
-    @exclusivity(unchecked) @usableFromInline var objects: ContiguousArray<any LayoutObject> = []
+    @exclusivity(unchecked) @usableFromInline var objects = ScratchArray<any LayoutObject>()
     /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
-    @exclusivity(unchecked) @usableFromInline var styles: ContiguousArray<LayoutStyle> = [LayoutStyle()]
-    @exclusivity(unchecked) @usableFromInline var styleProblems: ContiguousArray<StyleProblem?> = [nil]
+    @exclusivity(unchecked) @usableFromInline var styles = ScratchArray<LayoutStyle>(LayoutStyle())
+    @exclusivity(unchecked) @usableFromInline var styleProblems = ScratchArray<StyleProblem?>(nil)
     /// Identifiers (index 0: none).
-    @exclusivity(unchecked) @usableFromInline var identifiers: ContiguousArray<String> = [""]
+    @exclusivity(unchecked) @usableFromInline var identifiers = ScratchArray<String>("")
     /// Children's references waiting for their parent's record (a stack: nested specs push and pop above).
-    @exclusivity(unchecked) @usableFromInline var scratch: ContiguousArray<SpecChild> = []
+    @exclusivity(unchecked) @usableFromInline var scratch = ScratchArray<SpecChild>()
 
     public init() {}
 

@@ -1,0 +1,110 @@
+/// A growable buffer that one owner uses as a stack of scratch space: the builder's records and the arena's
+/// specs, appended to and truncated by every layout step.
+///
+/// A `ContiguousArray` checked that its buffer was uniquely referenced on every append, and dropped elements
+/// one `removeLast()` at a time (or through the generic `replaceSubrange`, which cost more for the few a step
+/// pushes and pops); this buffer is noncopyable, so it is always unique: an append is a capacity check and a
+/// store, a truncation of trivial elements sets the count. Indices are checked as an array checks them.
+@usableFromInline
+struct ScratchArray<Element>: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<Element>
+    @usableFromInline var count: Int
+    @usableFromInline var capacity: Int
+
+    /// An empty buffer; nothing is allocated until the first append.
+    @inlinable
+    init() {
+        // Never dereferenced or freed while the capacity is 0 (an empty array's storage is shared the same way).
+        base = UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped
+        count = 0
+        capacity = 0
+    }
+
+    /// A buffer holding `element` once.
+    init(_ element: Element) {
+        self.init()
+        append(element)
+    }
+
+    @inlinable
+    deinit {
+        base.deinitialize(count: count)
+        if capacity > 0 { base.deallocate() }
+    }
+
+    @inlinable
+    var isEmpty: Bool { count == 0 }
+
+    @inlinable
+    var last: Element? { count > 0 ? base[count - 1] : nil }
+
+    @inlinable
+    subscript(index: Int) -> Element {
+        get {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
+            return base[index]
+        }
+        _modify {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
+            yield &base[index]
+        }
+    }
+
+    @inlinable
+    mutating func append(_ element: consuming Element) {
+        if count == capacity { grow(to: count + 1) }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Removes and returns the last element.
+    @inlinable
+    @discardableResult
+    mutating func removeLast() -> Element {
+        precondition(count > 0, "removeLast() on an empty buffer")
+        count -= 1
+        return (base + count).move()
+    }
+
+    /// Drops the elements from `newCount` on (none if there are not that many).
+    @inlinable
+    mutating func truncate(to newCount: Int) {
+        guard newCount < count else { return }
+        precondition(newCount >= 0, "negative count")
+        (base + newCount).deinitialize(count: count - newCount)
+        count = newCount
+    }
+
+    /// Drops every element, keeping the storage.
+    @inlinable
+    mutating func removeAll() {
+        truncate(to: 0)
+    }
+
+    @inlinable
+    mutating func reserveCapacity(_ minimumCapacity: Int) {
+        if minimumCapacity > capacity { grow(to: minimumCapacity) }
+    }
+
+    /// The elements as a buffer pointer, valid until the next change of this buffer (for loops that read one
+    /// buffer while appending to another of the same owner).
+    @inlinable
+    var unsafeElements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inlinable
+    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Moves the elements to storage for at least `minimumCapacity` (at least twice the old capacity, and 4:
+    /// arenas that hold one spec tree for good stay small).
+    @usableFromInline
+    mutating func grow(to minimumCapacity: Int) {
+        let newCapacity = Swift.max(minimumCapacity, capacity * 2, 4)
+        let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count)
+        if capacity > 0 { base.deallocate() }
+        base = newBase
+        capacity = newCapacity
+    }
+}
