@@ -6,14 +6,14 @@
 /// pushes and pops); this buffer is noncopyable, so it is always unique: an append is a capacity check and a
 /// store, a truncation of trivial elements sets the count. Indices are checked as an array checks them.
 @usableFromInline
-struct ScratchArray<Element>: ~Copyable {
+package struct ScratchArray<Element>: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<Element>
-    @usableFromInline var count: Int
-    @usableFromInline var capacity: Int
+    @usableFromInline package private(set) var count: Int
+    @usableFromInline package private(set) var capacity: Int
 
     /// An empty buffer; nothing is allocated until the first append.
     @inlinable
-    init() {
+    package init() {
         // Never dereferenced or freed while the capacity is 0 (an empty array's storage is shared the same way).
         base = UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped
         count = 0
@@ -21,7 +21,7 @@ struct ScratchArray<Element>: ~Copyable {
     }
 
     /// A buffer holding `element` once.
-    init(_ element: Element) {
+    package init(_ element: Element) {
         self.init()
         append(element)
     }
@@ -33,25 +33,26 @@ struct ScratchArray<Element>: ~Copyable {
     }
 
     @inlinable
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     @inlinable
-    var last: Element? { count > 0 ? base[count - 1] : nil }
+    package var last: Element? { count > 0 ? base[count - 1] : nil }
 
     @inlinable
-    subscript(index: Int) -> Element {
-        get {
+    package subscript(index: Int) -> Element {
+        // Addressors, as an array's: `buffer[i].field` reads the field in place, without copying the element.
+        unsafeAddress {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
-            return base[index]
+            return UnsafePointer(base + index)
         }
-        _modify {
+        unsafeMutableAddress {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "index out of range")
-            yield &base[index]
+            return base + index
         }
     }
 
     @inlinable
-    mutating func append(_ element: consuming Element) {
+    package mutating func append(_ element: consuming Element) {
         if count == capacity { grow(to: count + 1) }
         (base + count).initialize(to: element)
         count += 1
@@ -60,7 +61,7 @@ struct ScratchArray<Element>: ~Copyable {
     /// Removes and returns the last element.
     @inlinable
     @discardableResult
-    mutating func removeLast() -> Element {
+    package mutating func removeLast() -> Element {
         precondition(count > 0, "removeLast() on an empty buffer")
         count -= 1
         return (base + count).move()
@@ -68,7 +69,7 @@ struct ScratchArray<Element>: ~Copyable {
 
     /// Drops the elements from `newCount` on (none if there are not that many).
     @inlinable
-    mutating func truncate(to newCount: Int) {
+    package mutating func truncate(to newCount: Int) {
         guard newCount < count else { return }
         precondition(newCount >= 0, "negative count")
         (base + newCount).deinitialize(count: count - newCount)
@@ -77,22 +78,22 @@ struct ScratchArray<Element>: ~Copyable {
 
     /// Drops every element, keeping the storage.
     @inlinable
-    mutating func removeAll() {
+    package mutating func removeAll() {
         truncate(to: 0)
     }
 
     @inlinable
-    mutating func reserveCapacity(_ minimumCapacity: Int) {
+    package mutating func reserveCapacity(_ minimumCapacity: Int) {
         if minimumCapacity > capacity { grow(to: minimumCapacity) }
     }
 
     /// The elements as a buffer pointer, valid until the next change of this buffer (for loops that read one
     /// buffer while appending to another of the same owner).
     @inlinable
-    var unsafeElements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+    package var unsafeElements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     @inlinable
-    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 

@@ -38,10 +38,10 @@ final class PassNotes {
     }
 
     // Unchecked: one thread at a time owns the notes, and no access overlaps another.
-    @exclusivity(unchecked) private var notes: ContiguousArray<Note> = []
+    @exclusivity(unchecked) private var notes = ScratchArray<Note>()
     /// An open-addressed index from a node to its latest note (index + 1; 0 is empty), built by ``index()``
     /// when there are too many notes to scan.
-    @exclusivity(unchecked) private var slots: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) private var slots = ScratchArray<Int32>()
     @exclusivity(unchecked) private var mask = 0
     /// 64 less log2 of the index's capacity: a hash's top bits pick the first slot.
     @exclusivity(unchecked) private var shift = 64
@@ -102,11 +102,12 @@ final class PassNotes {
             capacity <<= 1
             bits += 1
         }
-        slots.removeAll(keepingCapacity: true)
-        slots.append(contentsOf: repeatElement(0, count: capacity))
+        slots.removeAll()
+        slots.reserveCapacity(capacity)
+        for _ in 0..<capacity { slots.append(0) }
         mask = capacity - 1
         shift = 64 - bits
-        for i in notes.indices {
+        for i in 0..<notes.count {
             let id = notes[i].id
             var slot = Self.hash(id, shift: shift)
             while slots[slot] != 0 && notes[Int(slots[slot]) - 1].id != id { slot = (slot + 1) & mask }
@@ -179,11 +180,10 @@ final class PassNotes {
     /// (a thread keeps its spare notes: it should not keep a huge tree's worth).
     func clear() {
         if notes.capacity > Self.keptCapacity {
-            notes = []
-            slots = []
+            notes = ScratchArray()
+            slots = ScratchArray()
         } else {
-            // One at a time: destroyed inline, where removing all goes through the runtime's generic destroy.
-            while !notes.isEmpty { notes.removeLast() }
+            notes.removeAll()
         }
         mask = 0
     }
