@@ -293,10 +293,9 @@ public struct LayoutBuilder: ~Copyable {
         sanitized(size)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func sanitized(_ size: Size) -> Size {
-        guard size.isValid else { return .zero }
-        return Size(width: Swift.max(grid.ceil(size.width), 0), height: Swift.max(grid.ceil(size.height), 0))
+        grid.sanitized(size)
     }
 
     // MARK: Reading and placing

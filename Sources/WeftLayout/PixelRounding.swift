@@ -19,6 +19,14 @@ public struct PixelGrid: Hashable, Sendable {
         ((value - Double(Float.ulpOfOne)) * scale).rounded(.up) / scale
     }
 
+    /// `size` as a layout records it: each dimension rounded up to the grid, or 0x0 if it is not a valid size
+    /// (``Size/isValid``), as Texture's `ASLayout` does in release builds.
+    @inlinable @inline(__always)
+    public func sanitized(_ size: Size) -> Size {
+        guard size.isValid else { return .zero }
+        return Size(width: Swift.max(ceil(size.width), 0), height: Swift.max(ceil(size.height), 0))
+    }
+
     @inlinable
     public func floor(_ value: Double) -> Double {
         ((value + Double(Float.ulpOfOne)) * scale).rounded(.down) / scale

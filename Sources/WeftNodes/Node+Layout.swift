@@ -262,7 +262,8 @@ extension Node {
         } else {
             builder.counters.measurements += 1
             let measured = try sizeThatFits(resolved.max)
-            let size = builder.sanitizedSize(resolved.clamp(measured))
+            // (Through the grid: the builder's method was not inlined here, and copied the builder to call.)
+            let size = builder.grid.sanitized(resolved.clamp(measured))
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil)
         }
         let state = guarded.lockedPointer()
