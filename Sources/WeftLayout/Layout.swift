@@ -227,9 +227,16 @@ extension LayoutBuilder {
     func storedElement(_ source: Source, arena: inout SpecArena?) -> LayoutStorage.Element {
         switch source {
         case .spec(let unmanaged, let index):
+            // Compared by address: taking the arena out of `unmanaged` for each spec retained and released it.
+            if let arena, Unmanaged.passUnretained(arena).toOpaque() == unmanaged.toOpaque() {
+                return .spec(unmanaged, index)
+            }
             let specArena = unmanaged.takeUnretainedValue()
-            if arena == nil { arena = specArena }
-            return arena === specArena ? .spec(unmanaged, index) : .specElsewhere(specArena, index)
+            if arena == nil {
+                arena = specArena
+                return .spec(unmanaged, index)
+            }
+            return .specElsewhere(specArena, index)
         case .object(let unowned): return .object(unowned.object)
         case .element(let index): return .element(elements[Int(index)])
         }

@@ -3,7 +3,7 @@
 
 extension StackPass {
     /// Step 2: every child laid out along an unbounded main axis (or its flexBasis), within the cross range.
-    mutating func layOutUnconstrained(_ builder: inout LayoutBuilder) throws(LayoutError) {
+    mutating func layOutUnconstrained(_ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
         let crossMin = range.min.cross(direction)
         let crossMax = range.max.cross(direction)
         let parentMain = childParent.main(direction)
@@ -11,14 +11,14 @@ extension StackPass {
             let item = builder.stackItems[itemBase + i]
             if optimizedFlexing && item.isFlexibleBothWays {
                 // Sized by flexing alone; a zero-size placeholder until then, as in Texture.
-                let ref = builder.placeholder(arena, child(i))
+                let ref = builder.placeholder(arena, arena.children[Int(childStart) + i])
                 builder.stackItems[itemBase + i].ref = ref
                 builder.stackItems[itemBase + i].size = .zero
             } else {
                 try layOut(
                     i, mainMin: item.flexBasis.resolve(parent: parentMain, auto: 0),
                     mainMax: item.flexBasis.resolve(parent: parentMain, auto: .infinity),
-                    crossMin: crossMin, crossMax: crossMax, &builder)
+                    crossMin: crossMin, crossMax: crossMax, arena, &builder)
             }
         }
     }
@@ -52,7 +52,7 @@ extension StackPass {
     }
 
     /// Step 4: each line's children grown or shrunk to resolve the line's main violation.
-    mutating func flexLines(_ builder: inout LayoutBuilder) throws(LayoutError) {
+    mutating func flexLines(_ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
         for l in 0..<lineCount {
             let line = line(l, builder)
             let violation = mainViolation(mainSum(line.start, line.end, builder))
@@ -67,7 +67,7 @@ extension StackPass {
                 }
             }
             if factorSum == 0 {
-                if optimizedFlexing { try layOutFlexibleAtZero(line, &builder) }
+                if optimizedFlexing { try layOutFlexibleAtZero(line, arena, &builder) }
                 continue
             }
             if !growing {
@@ -99,16 +99,16 @@ extension StackPass {
                 // The rounding remainder of growing goes to the first flexible child, if it grows.
                 let extra = i == firstFlexible && item.flexGrow > 0 ? remaining : 0
                 let flexed = max(item.size.main(direction) + change + extra, 0)
-                try layOut(i, mainMin: flexed, mainMax: flexed, crossMin: crossMin, crossMax: crossMax, &builder)
+                try layOut(i, mainMin: flexed, mainMax: flexed, crossMin: crossMin, crossMax: crossMax, arena, &builder)
             }
         }
     }
 
     /// With optimized flexing and nothing to flex, the skipped child is laid out at zero main size.
-    private func layOutFlexibleAtZero(_ line: StackLine, _ builder: inout LayoutBuilder) throws(LayoutError) {
+    private func layOutFlexibleAtZero(_ line: StackLine, _ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
         for i in line.start..<line.end where builder.stackItems[itemBase + i].isFlexibleBothWays {
             try layOut(i, mainMin: 0, mainMax: 0, crossMin: range.min.cross(direction),
-                       crossMax: range.max.cross(direction), &builder)
+                       crossMax: range.max.cross(direction), arena, &builder)
         }
     }
 
@@ -154,7 +154,7 @@ extension StackPass {
 
     /// Step 6: lines stretched by `alignContent: .stretch`, then stretched children laid out again at their
     /// line's cross size.
-    mutating func stretchLines(_ builder: inout LayoutBuilder) throws(LayoutError) {
+    mutating func stretchLines(_ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
         let violation = crossViolation(linesCrossSum(builder))
         let stretchLines = lineCount > 1 && options.alignContent == .stretch && violation > Self.violationEpsilon
         let extra = violation / Double(lineCount)
@@ -166,7 +166,7 @@ extension StackPass {
                 guard item.alignment == .stretch else { continue }
                 if line.crossSize - item.size.cross(direction) > Self.violationEpsilon {
                     let main = item.size.main(direction)
-                    try layOut(i, mainMin: main, mainMax: main, crossMin: line.crossSize, crossMax: line.crossSize, &builder)
+                    try layOut(i, mainMin: main, mainMax: main, crossMin: line.crossSize, crossMax: line.crossSize, arena, &builder)
                 }
             }
         }

@@ -31,14 +31,15 @@ struct StackLine {
 }
 
 /// One computation of one stack: its options, range and children, with items and lines kept in the
-/// builder's scratch space from `itemBase` and `lineBase` (released with ``release(_:)``).
+/// builder's scratch space from `itemBase` and `lineBase` (released with ``release(_:)``). The phases that
+/// lay children out are handed the stack's arena: kept here, it was retained by the pass and by every copy
+/// of it, and released as often.
 struct StackPass {
     /// Violations smaller than this are ignored, as in Texture (`kViolationEpsilon`).
     static let violationEpsilon = 0.01
 
     let options: StackOptions
     let direction: StackDirection
-    let arena: SpecArena
     /// The stack's first child in the arena's children (the record itself, with its kind, is not kept: the pass
     /// is copied whole for each non-mutating call, so it stays small).
     let childStart: Int32
@@ -57,7 +58,6 @@ struct StackPass {
     init(options: StackOptions, arena: SpecArena, record: SpecRecord, range: SizeRange, builder: inout LayoutBuilder) throws(LayoutError) {
         self.options = options
         self.direction = options.direction
-        self.arena = arena
         self.childStart = record.childStart
         self.childCount = Int(record.childCount)
         self.range = range
@@ -117,11 +117,6 @@ struct StackPass {
         optimizedFlexing = flexibleBothWays == 1 && range.min.main(direction) == range.max.main(direction)
     }
 
-    /// Child `i` of the stack.
-    func child(_ i: Int) -> SpecChild {
-        arena.children[Int(childStart) + i]
-    }
-
     // (The phases below are `mutating` although some change nothing: called on the `var` pass, a non-mutating
     // one was handed a copy of the whole pass, a 200-byte memcpy per call.)
     mutating func release(_ builder: inout LayoutBuilder) {
@@ -144,14 +139,15 @@ struct StackPass {
     /// Lays child `i` out between the given main and cross sizes (Texture's `crossChildLayout`): a stretched
     /// child's cross range is its own where it has one, the given one otherwise; others start from zero.
     func layOut(
-        _ i: Int, mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double, _ builder: inout LayoutBuilder
+        _ i: Int, mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double, _ arena: SpecArena,
+        _ builder: inout LayoutBuilder
     ) throws(LayoutError) {
         let item = builder.stackItems[itemBase + i]
         let stretched = item.alignment == .stretch
         let childCrossMin = stretched ? (item.stretchCrossMin != 0 ? item.stretchCrossMin : crossMin) : 0
         let childCrossMax = stretched ? (item.stretchCrossMax == .infinity ? crossMax : item.stretchCrossMax) : crossMax
         let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
-        let ref = try builder.layoutChild(arena, child(i), childRange, parentSize: childParent, place: "children[\(i)]")
+        let ref = try builder.layoutChild(arena, arena.children[Int(childStart) + i], childRange, parentSize: childParent, place: "children[\(i)]")
         builder.stackItems[itemBase + i].ref = ref
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
     }

@@ -108,11 +108,11 @@ extension LayoutBuilder {
         }
         var pass = try StackPass(options: options, arena: arena, record: record, range: range, builder: &self)
         defer { pass.release(&self) }
-        try pass.layOutUnconstrained(&self)
+        try pass.layOutUnconstrained(arena, &self)
         pass.collectLines(&self)
-        try pass.flexLines(&self)
+        try pass.flexLines(arena, &self)
         pass.computeLineCrossSizes(&self)
-        try pass.stretchLines(&self)
+        try pass.stretchLines(arena, &self)
         let size = pass.position(&self)
         let start = scratch.count
         for i in 0..<Int(record.childCount) {
