@@ -105,7 +105,7 @@ extension StackPass {
     }
 
     /// With optimized flexing and nothing to flex, the skipped child is laid out at zero main size.
-    private func layOutFlexibleAtZero(_ line: StackLine, _ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
+    private mutating func layOutFlexibleAtZero(_ line: StackLine, _ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
         for i in line.start..<line.end where builder.stackItems[itemBase + i].isFlexibleBothWays {
             try layOut(i, mainMin: 0, mainMax: 0, crossMin: range.min.cross(direction),
                        crossMax: range.max.cross(direction), arena, &builder)
@@ -180,7 +180,7 @@ extension StackPass {
     }
 
     /// The lines' cross sizes plus the line spacing between them.
-    func linesCrossSum(_ builder: borrowing LayoutBuilder) -> Double {
+    mutating func linesCrossSum(_ builder: borrowing LayoutBuilder) -> Double {
         var sum = options.lineSpacing * Double(lineCount - 1)
         for l in 0..<lineCount { sum += builder.stackLines[lineBase + l].crossSize }
         return sum

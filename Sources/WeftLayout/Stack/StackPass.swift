@@ -117,8 +117,9 @@ struct StackPass {
         optimizedFlexing = flexibleBothWays == 1 && range.min.main(direction) == range.max.main(direction)
     }
 
-    // (The phases below are `mutating` although some change nothing: called on the `var` pass, a non-mutating
-    // one was handed a copy of the whole pass, a 200-byte memcpy per call.)
+    // (The phases and the helpers they call are `mutating` although most change nothing: called on the `var`
+    // pass, or from a mutating phase, a non-mutating one was handed a copy of the whole pass, a 200-byte memcpy
+    // per call.)
     mutating func release(_ builder: inout LayoutBuilder) {
         builder.stackItems.truncate(to: itemBase)
         builder.stackLines.truncate(to: lineBase)
@@ -138,7 +139,7 @@ struct StackPass {
 
     /// Lays child `i` out between the given main and cross sizes (Texture's `crossChildLayout`): a stretched
     /// child's cross range is its own where it has one, the given one otherwise; others start from zero.
-    func layOut(
+    mutating func layOut(
         _ i: Int, mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double, _ arena: SpecArena,
         _ builder: inout LayoutBuilder
     ) throws(LayoutError) {
@@ -153,7 +154,7 @@ struct StackPass {
     }
 
     /// Items `start..<end`: their main sizes plus all spacing between and around them.
-    func mainSum(_ start: Int, _ end: Int, _ builder: borrowing LayoutBuilder) -> Double {
+    mutating func mainSum(_ start: Int, _ end: Int, _ builder: borrowing LayoutBuilder) -> Double {
         guard end > start else { return 0 }
         var sum = options.spacing * Double(end - start - 1)
         for i in start..<end {
@@ -164,7 +165,7 @@ struct StackPass {
     }
 
     /// What must be added to `sum` to bring it into the main range: positive below it, negative above it.
-    func mainViolation(_ sum: Double) -> Double {
+    mutating func mainViolation(_ sum: Double) -> Double {
         let lower = range.min.main(direction)
         let upper = range.max.main(direction)
         if sum < lower { return lower - sum }
@@ -173,7 +174,7 @@ struct StackPass {
     }
 
     /// What must be added to `sum` to bring it into the cross range.
-    func crossViolation(_ sum: Double) -> Double {
+    mutating func crossViolation(_ sum: Double) -> Double {
         let lower = range.min.cross(direction)
         let upper = range.max.cross(direction)
         if sum < lower { return lower - sum }
@@ -182,7 +183,7 @@ struct StackPass {
     }
 
     /// The distance from an item's cross start to the baseline it is aligned on.
-    func baseline(of item: StackItem) -> Double {
+    mutating func baseline(of item: StackItem) -> Double {
         switch item.alignment {
         case .baselineFirst: return item.ascender
         case .baselineLast: return item.size.cross(direction) + item.descender
@@ -190,7 +191,7 @@ struct StackPass {
         }
     }
 
-    func line(_ index: Int, _ builder: borrowing LayoutBuilder) -> StackLine {
+    mutating func line(_ index: Int, _ builder: borrowing LayoutBuilder) -> StackLine {
         builder.stackLines[lineBase + index]
     }
 }
