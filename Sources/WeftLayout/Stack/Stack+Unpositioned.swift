@@ -162,10 +162,11 @@ extension StackPass {
             if stretchLines { builder.stackLines[lineBase + l].crossSize += extra }
             let line = self.line(l, builder)
             for i in line.start..<line.end {
-                let item = builder.stackItems[itemBase + i]
-                guard item.alignment == .stretch else { continue }
-                if line.crossSize - item.size.cross(direction) > Self.violationEpsilon {
-                    let main = item.size.main(direction)
+                // Two fields read in place (the whole item copied out was a memcpy per child).
+                guard builder.stackItems[itemBase + i].alignment == .stretch else { continue }
+                let size = builder.stackItems[itemBase + i].size
+                if line.crossSize - size.cross(direction) > Self.violationEpsilon {
+                    let main = size.main(direction)
                     try layOut(i, mainMin: main, mainMax: main, crossMin: line.crossSize, crossMax: line.crossSize, arena, &builder)
                 }
             }
