@@ -16,9 +16,11 @@ import Darwin
 /// own) and `give` puts it back. Only the owning thread touches its spare.
 package enum BuilderPool {
     private final class Spare {
-        var builder: LayoutBuilder?
+        // Unchecked: only the owning thread touches its spare, and no access overlaps another (checked, each
+        // take and give paid for the runtime's dynamic exclusivity bookkeeping).
+        @exclusivity(unchecked) var builder: LayoutBuilder?
         /// The thread's spare notes for a layout pass.
-        var notes: PassNotes?
+        @exclusivity(unchecked) var notes: PassNotes?
 
         var isEmpty: Bool {
             switch builder {
