@@ -76,4 +76,17 @@ struct SpecArenaTests {
         #expect(secondLayout.size == Size(3, 9))
         #expect(arena.count == 2)
     }
+
+    @Test("A child of the root placed at 0 lies at +0, not -0 (finishing subtracts the root's rounded position)")
+    func rootChildAtZeroHasPositiveZero() throws {
+        var specs = SpecBuilder()
+        let row = specs.stack(
+            StackOptions(direction: .horizontal), children: specs.box(size: Size(10, 10)), specs.box(size: Size(5, 5)))
+        let layout = try Layout.compute(specs.finish(row), in: SizeRange(min: .zero, max: Size(100, 100)))
+        let first = layout.sublayouts[0].position
+        #expect(first == .zero)
+        // -0 compares equal to 0 but prints as "-0.0" and has the other bit pattern.
+        #expect(first.x.sign == .plus && first.y.sign == .plus, "position \(first)")
+        #expect(layout.sublayouts[1].position == Point(x: 10, y: 0))
+    }
 }
