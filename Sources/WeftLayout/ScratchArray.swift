@@ -94,7 +94,7 @@ package struct ScratchArray<Element>: ~Copyable {
 
     @inlinable
     package func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
-        try body(UnsafeBufferPointer(start: base, count: count))
+        try body(unsafeElements)
     }
 
     /// Moves the elements to storage for at least `minimumCapacity` (at least twice the old capacity, and 4:

@@ -11,7 +11,7 @@ extension StackPass {
             let item = builder.stackItems[itemBase + i]
             if optimizedFlexing && item.isFlexibleBothWays {
                 // Sized by flexing alone; a zero-size placeholder until then, as in Texture.
-                let ref = builder.placeholder(arena, arena.children[Int(childStart) + i])
+                let ref = builder.placeholder(arena, child(i, in: arena))
                 builder.stackItems[itemBase + i].ref = ref
                 builder.stackItems[itemBase + i].size = .zero
             } else {

@@ -117,6 +117,11 @@ struct StackPass {
         optimizedFlexing = flexibleBothWays == 1 && range.min.main(direction) == range.max.main(direction)
     }
 
+    /// Child `i` of the stack, in the stack's `arena`.
+    mutating func child(_ i: Int, in arena: SpecArena) -> SpecChild {
+        arena.children[Int(childStart) + i]
+    }
+
     // (The phases and the helpers they call are `mutating` although most change nothing: called on the `var`
     // pass, or from a mutating phase, a non-mutating one was handed a copy of the whole pass, a 200-byte memcpy
     // per call.)
@@ -148,7 +153,7 @@ struct StackPass {
         let childCrossMin = stretched ? (item.stretchCrossMin != 0 ? item.stretchCrossMin : crossMin) : 0
         let childCrossMax = stretched ? (item.stretchCrossMax == .infinity ? crossMax : item.stretchCrossMax) : crossMax
         let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
-        let ref = try builder.layoutChild(arena, arena.children[Int(childStart) + i], childRange, parentSize: childParent, place: "children[\(i)]")
+        let ref = try builder.layoutChild(arena, child(i, in: arena), childRange, parentSize: childParent, place: "children[\(i)]")
         builder.stackItems[itemBase + i].ref = ref
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
     }
