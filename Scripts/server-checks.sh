@@ -77,16 +77,21 @@ known() {
 wants() { [[ ",$only," == *",$1,"* ]]; }
 
 if wants attack; then
-    # The issue's bound is 2x; the quick version (CI, 5 s windows on a machine it may share) allows 3x, which
-    # still catches a server without its protections (probes then wait for the attack: 503s, or 10x and more).
-    seconds=10; ratio=2; [ "$quick" = 1 ] && { seconds=5; ratio=3; }
+    # The issue's bound is 2x; the quick version (CI, 5 s windows on a machine it may share) allows 3x plus
+    # 7.5 ms, which still catches a server without its protections (probes then wait for the attack: 503s, or
+    # 10x and more). The 7.5 ms is what the server's design lets an attack hold a core at normal priority
+    # before its job is handed off to the idle class (slowAfter, 5 ms, found by a monitor that looks every
+    # 2.5 ms): it adds to a probe's wait rather than multiplying it, and on a quiet machine, where the probes'
+    # p99 alone is 1-3 ms, 3x alone was within the scheduler's noise (CI failed on 2.2 ms alone, 7.1 ms
+    # under attack).
+    seconds=10; ratio=2; allowance=0; [ "$quick" = 1 ] && { seconds=5; ratio=3; allowance=7.5; }
     for kinds in array cells escapes text wide nested; do
         start_server
         # On a shared machine a burst of other work can land in the attacked windows alone: a kind fails only
         # if it fails three times.
         ok=1
         for attempt in 1 2 3; do
-            if python3 "$hostile" attack "$url" --pages "$work/pages" --kinds "$kinds" --seconds "$seconds" --max-ratio "$ratio" $report; then
+            if python3 "$hostile" attack "$url" --pages "$work/pages" --kinds "$kinds" --seconds "$seconds" --max-ratio "$ratio" --allowance-ms "$allowance" $report; then
                 ok=1; break
             fi
             ok=0
