@@ -55,11 +55,6 @@ public struct Layout: Sendable {
         Layout(shared: shared, index: index, attached: element)
     }
 
-    /// This layout as its storage holds it, without an element attached by ``attaching(_:)``.
-    public var detached: Layout {
-        attached == nil ? self : Layout(storage: storage, index: index)
-    }
-
     /// The size, in points.
     public var size: Size { field { $0.pointee.size } }
 
@@ -73,30 +68,6 @@ public struct Layout: Sendable {
     public var sublayouts: Sublayouts {
         let (start, count) = field { ($0.pointee.firstChild, $0.pointee.childCount) }
         return Sublayouts(storage: storage, start: start, count: count)
-    }
-
-    /// The number of sublayouts, read in place.
-    @inlinable
-    package var sublayoutCount: Int { field { Int($0.pointee.childCount) } }
-
-    /// The object of sublayout `k` if its element has identity (a node), nil for specs and values: read in
-    /// place, with no layout value made for the sublayout (for the walks that visit every node of a flattened
-    /// layout).
-    @inlinable
-    package func sublayoutObject(_ k: Int) -> (any LayoutObject)? {
-        sublayoutField(k) { $0.pointee.element.object }
-    }
-
-    /// The frame of sublayout `k` (``sublayouts```[k].frame`), read in place.
-    @inlinable
-    package func sublayoutFrame(_ k: Int) -> Rect {
-        sublayoutField(k) { Rect(origin: $0.pointee.position, size: $0.pointee.size) }
-    }
-
-    /// Reads one field of sublayout `k`'s record in place (``field(_:)`` for a sublayout).
-    @inlinable
-    func sublayoutField<T>(_ k: Int, _ read: (UnsafeMutablePointer<LayoutStorage.Record>) -> T) -> T {
-        shared.buffer.withUnsafeMutablePointerToElements { base in read(base + (Int(base[Int(index)].firstChild) + k)) }
     }
 
     /// The number of layouts in this tree, this one included.
@@ -134,6 +105,71 @@ public struct Layout: Sendable {
             return Layout(storage: storage, index: start + Int32(position))
         }
     }
+}
+
+/// A layout as a node's cache and a layout pass keep it: its buffer and entry, with no element attached.
+///
+/// One reference and an index, so that copying it (or a struct that holds it) is one retain: a `Layout?`'s
+/// optional attached element made every copy of an entry that held one a call through the type's value
+/// witnesses. Readers for the node walks read the buffer in place, as `Layout`'s do.
+@usableFromInline
+package struct StoredLayout: Sendable {
+    @usableFromInline let shared: SharedStorage
+    @usableFromInline let index: Int32
+
+    @usableFromInline
+    init(shared: SharedStorage, index: Int32) {
+        self.shared = shared
+        self.index = index
+    }
+
+    /// The layout, with no element attached.
+    @inlinable
+    package var layout: Layout { Layout(shared: shared, index: index, attached: nil) }
+
+    /// The layout with `element` as its element (see ``Layout/attaching(_:)``).
+    @inlinable
+    package func attaching(_ element: any LayoutObject) -> Layout {
+        Layout(shared: shared, index: index, attached: element)
+    }
+
+    @inlinable
+    func field<T>(_ read: (UnsafeMutablePointer<LayoutStorage.Record>) -> T) -> T {
+        shared.buffer.withUnsafeMutablePointerToElements { read($0 + Int(index)) }
+    }
+
+    @inlinable
+    func sublayoutField<T>(_ k: Int, _ read: (UnsafeMutablePointer<LayoutStorage.Record>) -> T) -> T {
+        shared.buffer.withUnsafeMutablePointerToElements { base in read(base + (Int(base[Int(index)].firstChild) + k)) }
+    }
+
+    /// The size, read in place.
+    @inlinable
+    package var size: Size { field { $0.pointee.size } }
+
+    /// The number of sublayouts, read in place.
+    @inlinable
+    package var sublayoutCount: Int { field { Int($0.pointee.childCount) } }
+
+    /// The object of sublayout `k` if its element has identity (a node), nil for specs and values: read in
+    /// place, with no layout value made for the sublayout (for the walks that visit every node of a flattened
+    /// layout).
+    @inlinable
+    package func sublayoutObject(_ k: Int) -> (any LayoutObject)? {
+        sublayoutField(k) { $0.pointee.element.object }
+    }
+
+    /// The frame of sublayout `k` (``Layout/sublayouts```[k].frame`), read in place.
+    @inlinable
+    package func sublayoutFrame(_ k: Int) -> Rect {
+        sublayoutField(k) { Rect(origin: $0.pointee.position, size: $0.pointee.size) }
+    }
+}
+
+extension Layout {
+    /// This layout as a cache keeps it: without the element attached by ``attaching(_:)``, if any.
+    @inlinable
+    package var stored: StoredLayout { StoredLayout(shared: shared, index: index) }
 }
 
 /// The storage of ``Layout/Sublayouts/empty`` (never written).

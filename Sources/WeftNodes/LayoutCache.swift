@@ -14,7 +14,7 @@ struct LayoutCache {
         var size: Size
         /// The node's own layout (flattened and detached: its root entry does not hold the node), or nil for a
         /// leaf measured by `calculateSizeThatFits`.
-        var layout: Layout?
+        var layout: StoredLayout?
     }
 
     /// What an entry is looked up by, and its size: no references, so comparing costs no retains.
@@ -28,7 +28,7 @@ struct LayoutCache {
     // Four slots as separate stored properties: a lookup touches one key at a time and copies out one layout
     // (a tuple read through a switch was copied whole, retaining all four layouts, on every hit).
     private var key0: Key?, key1: Key?, key2: Key?, key3: Key?
-    private var layout0: Layout?, layout1: Layout?, layout2: Layout?, layout3: Layout?
+    private var layout0: StoredLayout?, layout1: StoredLayout?, layout2: StoredLayout?, layout3: StoredLayout?
     private var next = 0
 
     /// The entry for `range` at `scale` and `version`, if one was stored.
@@ -84,7 +84,7 @@ struct LayoutCache {
         }
     }
 
-    private mutating func set(_ slot: Int, _ key: Key, _ layout: Layout?) {
+    private mutating func set(_ slot: Int, _ key: Key, _ layout: StoredLayout?) {
         switch slot {
         case 0: key0 = key; layout0 = layout
         case 1: key1 = key; layout1 = layout
@@ -96,7 +96,7 @@ struct LayoutCache {
 
 extension LayoutCache.Entry {
     @inline(__always)
-    init(_ key: LayoutCache.Key, _ layout: Layout?) {
+    init(_ key: LayoutCache.Key, _ layout: StoredLayout?) {
         self.init(range: key.range, scale: key.scale, version: key.version, size: key.size, layout: layout)
     }
 }

@@ -12,7 +12,7 @@ public struct LayoutPass: Sendable {
         let node: Node
         let version: UInt64
         /// The node's layout (detached: its root is the node); nil for a leaf (only its size matters).
-        let layout: Layout?
+        let layout: StoredLayout?
         let size: Size
         /// The range the layout was computed for (to lay the spec out again for an error message).
         let range: SizeRange
@@ -107,7 +107,7 @@ public struct LayoutPass: Sendable {
         /// visits the nodes of its layout.
         /// (The entry comes in parts: passed whole from a note, it was copied through its value witness.)
         mutating func visit(
-            _ node: Node, version: UInt64, layout: Layout?, size: Size, range: SizeRange, managed: Bool, current: [Node],
+            _ node: Node, version: UInt64, layout: StoredLayout?, size: Size, range: SizeRange, managed: Bool, current: [Node],
             parent: Int, frame: Rect
         ) throws(HierarchyError) {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames. Each is cast
@@ -185,7 +185,7 @@ public struct LayoutPass: Sendable {
             if let (a, b) = duplicate {
                 let first = updates[placed[a].update]
                 let second = updates[placed[b].update]
-                guard let child = first.layout?.sublayouts.lazy.compactMap({ $0.object as? Node })
+                guard let child = first.layout?.layout.sublayouts.lazy.compactMap({ $0.object as? Node })
                     .first(where: { ObjectIdentifier($0) == placed[a].node })
                 else { return }
                 let firstPlace = Self.place(of: child, in: first.node, range: first.range, scale: context.scale, occurrence: 0)

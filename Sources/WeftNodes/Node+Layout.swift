@@ -32,7 +32,7 @@ extension Node {
         case .miss(let inputs):
             entry = try computeRootEntry(range, context: context, inputs: inputs)
         }
-        let layout: Layout
+        let layout: StoredLayout
         if let own = entry.layout { layout = own } else { layout = try leafLayout(size: entry.size, scale: context.scale) }
         // Published for the repeats, computed or cached alike, at the generation loaded before the inputs were
         // read (if an input changed meanwhile, the generation no longer matches and the record is never used).
@@ -41,9 +41,9 @@ extension Node {
     }
 
     /// A leaf's own layout: the node alone, of its size (detached: attach the node to hand it out).
-    private func leafLayout(size: Size, scale: Double) throws(LayoutError) -> Layout {
+    private func leafLayout(size: Size, scale: Double) throws(LayoutError) -> StoredLayout {
         var builder = BuilderPool.take(scale: scale)
-        let layout = builder.finishFlattened(builder.leaf(object: self, size: size)).detached
+        let layout = builder.finishFlattened(builder.leaf(object: self, size: size)).stored
         BuilderPool.give(builder)
         return layout
     }
@@ -256,7 +256,7 @@ extension Node {
             let size = builder.size(of: specRef)
             // Cache what Texture caches: the node and its flattened subnodes, not the spec (which can go now),
             // and not the node itself (detached: a layout that held the node would keep it alive forever).
-            let layout = builder.finishFlattened(builder.layout(object: self, size: size, sublayout: specRef)).detached
+            let layout = builder.finishFlattened(builder.layout(object: self, size: size, sublayout: specRef)).stored
             builder.rewind(to: mark)
             entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
         } else {
@@ -306,7 +306,7 @@ enum CacheLookup {
 final class RootRecord: Sendable {
     let range: SizeRange
     let generation: UInt64
-    let layout: Layout
+    let layout: StoredLayout
     let statistics: NodeStatistics
 
     /// The layout, attached to `node`, if the record answers `range` at `generation` (a hit is counted).
@@ -317,7 +317,7 @@ final class RootRecord: Sendable {
         return layout.attaching(node)
     }
 
-    init(range: SizeRange, generation: UInt64, layout: Layout, statistics: NodeStatistics) {
+    init(range: SizeRange, generation: UInt64, layout: StoredLayout, statistics: NodeStatistics) {
         self.range = range
         self.generation = generation
         self.layout = layout

@@ -103,7 +103,7 @@ open class Node: LayoutObject, @unchecked Sendable {
         var placement1 = Placement()
         var placementSlot = 0
         var frame = Rect(x: 0, y: 0, width: 0, height: 0)
-        var appliedLayout: Layout?
+        var appliedLayout: StoredLayout?
         var appliedVersion: UInt64 = 0
         var lastDiff: HierarchyDiff?
         var lastError: (any Error & Sendable)?

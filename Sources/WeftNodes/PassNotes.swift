@@ -126,7 +126,7 @@ final class PassNotes {
     // Note `index`'s parts, each read in place through the buffer (a note copied whole retains its node, layout
     // and subnodes; read through the array, a part of the entry copied the whole entry).
     @inline(__always) func version(_ index: Int) -> UInt64 { inPlace(index) { $0.pointee.entry.version } }
-    @inline(__always) func layout(_ index: Int) -> Layout? { inPlace(index) { $0.pointee.entry.layout } }
+    @inline(__always) func layout(_ index: Int) -> StoredLayout? { inPlace(index) { $0.pointee.entry.layout } }
     @inline(__always) func range(_ index: Int) -> SizeRange { inPlace(index) { $0.pointee.entry.range } }
     @inline(__always) func managed(_ index: Int) -> Bool { inPlace(index) { $0.pointee.managed } }
     @inline(__always) func subnodes(_ index: Int) -> [Node] { inPlace(index) { $0.pointee.subnodes } }
