@@ -14,7 +14,9 @@ import Scenarios
 // With `scalingFactor: .kilo` every figure is per inner iteration: per cell, or per node where the scenario
 // says so. Trees are built before `startMeasurement()` unless the scenario says otherwise.
 
-let timeAndMallocs: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident]
+// (No `cpuTotal`: the process's CPU time is read in 10 ms ticks, so an iteration of microseconds reads 0 or
+// 10 ms, and its p90 says nothing.)
+let timeAndMallocs: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .peakMemoryResident]
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -24,11 +26,20 @@ let benchmarks: @Sendable () -> Void = {
         scalingFactor: .kilo,
         maxDuration: .seconds(2),
         maxIterations: 20,
+        // Tolerances, for comparing with a baseline (p50) and with the checked-in p90 files of
+        // Benchmarks/Thresholds (`Scripts/bench.sh`, which checks p90 only). A metric left out here is
+        // compared with no tolerance at all, so every metric measured is listed.
         thresholds: [
             // Time on a shared 2-core machine is noisy: only large regressions fail.
-            .wallClock: BenchmarkThresholds(relative: [.p50: 35.0]),
-            // Allocation counts are exact: they may not grow.
-            .mallocCountTotal: BenchmarkThresholds(relative: [.p50: 1.0], absolute: [.p50: 2]),
+            .wallClock: BenchmarkThresholds(relative: [.p50: 35.0, .p90: 35.0]),
+            // Allocation counts are nearly exact: 50 of slack per iteration, for the runtime's and Dispatch's
+            // own (from run to run they vary by up to about 20), where one more allocation per cell is 1,000
+            // more per iteration of a per-cell scenario. (Not relative: an iteration of cache hits allocates
+            // 16 to 20 times, the runtime's, which no percentage fits.)
+            .mallocCountTotal: BenchmarkThresholds(absolute: [.p50: 50, .p90: 50]),
+            // Peak resident memory depends on what ran before in the same process and on the allocator's
+            // timing: only a large growth fails.
+            .peakMemoryResident: BenchmarkThresholds(relative: [.p50: 50.0, .p90: 50.0]),
         ]
     )
 
