@@ -55,6 +55,11 @@ public struct Layout: Sendable {
         Layout(shared: shared, index: index, attached: element)
     }
 
+    /// This layout as its storage holds it, without an element attached by ``attaching(_:)``.
+    public var detached: Layout {
+        attached == nil ? self : Layout(shared: shared, index: index, attached: nil)
+    }
+
     /// The size, in points.
     public var size: Size { field { $0.pointee.size } }
 
@@ -343,7 +348,7 @@ extension LayoutBuilder {
     /// This is what a node caches: enough to place its subnodes, and nothing that keeps its spec alive. Nor
     /// the node itself: the root's entry does not hold the root's element (a node caching a layout that held
     /// it would keep itself alive forever); the layout returned has the root's element attached
-    /// (``Layout/attaching(_:)``), and ``Layout/detached`` drops it for storing.
+    /// (``Layout/attaching(_:)``), and ``Layout/detached`` drops it (a node's cache keeps the ``StoredLayout``).
     public func finishFlattened(_ root: LayoutRef) -> Layout {
         // Count the nodes below the root first, so that the storage is the only allocation. (The walks are
         // methods with explicit arguments: as nested functions capturing `next` and `arena`, every call paid

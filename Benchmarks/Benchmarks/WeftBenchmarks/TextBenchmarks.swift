@@ -44,7 +44,8 @@ func textBenchmarks() {
     let many = TextScenarios.comments(10_000, seed: 2)
     for threads in [1, 0] {
         Benchmark("T3 text: 10,000 comments cold on \(threads == 1 ? "1 thread" : "all cores"), per text",
-                  configuration: .init(scalingFactor: .one, maxIterations: 6)) { benchmark in
+                  configuration: .init(scalingFactor: .one, maxIterations: 6,
+                                       thresholds: longTolerances)) { benchmark in
             let measurer = FontMeasurer(registry: try FontRegistry.standard())
             let lanes = threads == 1 ? 1 : ProcessInfoCores.count * 8
             benchmark.startMeasurement()

@@ -18,6 +18,31 @@ import Scenarios
 // 10 ms, and its p90 says nothing.)
 let timeAndMallocs: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .peakMemoryResident]
 
+/// Tolerances, for comparing with a baseline (p50) and with the checked-in p90 files of Benchmarks/Thresholds
+/// (`Scripts/bench.sh`, which checks p90 only). A metric left out here is compared with no tolerance at all, so
+/// every metric measured is listed.
+var tolerances: [BenchmarkMetric: BenchmarkThresholds] {[
+    // Time on a shared 2-core machine is noisy: only large regressions fail.
+    .wallClock: BenchmarkThresholds(relative: [.p50: 35.0, .p90: 35.0]),
+    // Allocation counts are nearly exact on one thread: 50 of slack per iteration, for the runtime's and
+    // Dispatch's own (from run to run they vary by up to about 20), where one more allocation per cell is 1,000
+    // more per iteration of a per-cell scenario. (Not relative: an iteration of cache hits allocates 16 to 20
+    // times, the runtime's, which no percentage fits.)
+    .mallocCountTotal: BenchmarkThresholds(absolute: [.p50: 50, .p90: 50]),
+    // Peak resident memory depends on what ran before in the same process and on the allocator's timing: only
+    // a large growth fails.
+    .peakMemoryResident: BenchmarkThresholds(relative: [.p50: 50.0, .p90: 50.0]),
+]}
+
+/// The tolerances of a scenario whose iterations are long (a whole run, tree or document) or on several
+/// threads: its allocation count moves with its duration (package-benchmark's own sampling allocates while it
+/// runs: on a loaded machine the 100,000-element parse counted over 50 more) and with how the threads
+/// interleave (two that miss the same cache entry at once both fill it), so it may vary by 2%, where one more
+/// allocation per cell, element or text is 5% more or far beyond.
+var longTolerances: [BenchmarkMetric: BenchmarkThresholds] {
+    tolerances.merging([.mallocCountTotal: BenchmarkThresholds(relative: [.p50: 2.0, .p90: 2.0])]) { $1 }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: timeAndMallocs,
@@ -26,21 +51,7 @@ let benchmarks: @Sendable () -> Void = {
         scalingFactor: .kilo,
         maxDuration: .seconds(2),
         maxIterations: 20,
-        // Tolerances, for comparing with a baseline (p50) and with the checked-in p90 files of
-        // Benchmarks/Thresholds (`Scripts/bench.sh`, which checks p90 only). A metric left out here is
-        // compared with no tolerance at all, so every metric measured is listed.
-        thresholds: [
-            // Time on a shared 2-core machine is noisy: only large regressions fail.
-            .wallClock: BenchmarkThresholds(relative: [.p50: 35.0, .p90: 35.0]),
-            // Allocation counts are nearly exact: 50 of slack per iteration, for the runtime's and Dispatch's
-            // own (from run to run they vary by up to about 20), where one more allocation per cell is 1,000
-            // more per iteration of a per-cell scenario. (Not relative: an iteration of cache hits allocates
-            // 16 to 20 times, the runtime's, which no percentage fits.)
-            .mallocCountTotal: BenchmarkThresholds(absolute: [.p50: 50, .p90: 50]),
-            // Peak resident memory depends on what ran before in the same process and on the allocator's
-            // timing: only a large growth fails.
-            .peakMemoryResident: BenchmarkThresholds(relative: [.p50: 50.0, .p90: 50.0]),
-        ]
+        thresholds: tolerances
     )
 
     // 1. Photo cell, cold: each cell laid out alone at width 375, unbounded height. 1,000 cells: per cell;
@@ -50,7 +61,8 @@ let benchmarks: @Sendable () -> Void = {
         let scale: BenchmarkScalingFactor = perCell ? .kilo : .one
         let unit = perCell ? "per cell" : "per 10,000 cells"
         Benchmark("1 photo cell cold, spec tree (\(cells) cells), \(unit)",
-                  configuration: .init(scalingFactor: scale, maxIterations: perCell ? 20 : 4)) { benchmark in
+                  configuration: .init(scalingFactor: scale, maxIterations: perCell ? 20 : 4,
+                                       thresholds: perCell ? tolerances : longTolerances)) { benchmark in
             let trees = (0..<cells).map { _ in BenchmarkCell.specTree() }
             var builder = LayoutBuilder()
             // Per cell: scaled iteration i lays out cell i; per run: each iteration lays out all of them.
@@ -61,7 +73,8 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         Benchmark("1 photo cell cold, node tree with ASM (\(cells) cells), \(unit)",
-                  configuration: .init(scalingFactor: scale, maxIterations: perCell ? 20 : 4)) { benchmark in
+                  configuration: .init(scalingFactor: scale, maxIterations: perCell ? 20 : 4,
+                                       thresholds: perCell ? tolerances : longTolerances)) { benchmark in
             let nodes = (0..<cells).map { _ in BenchmarkCellNode() }
             let batches = perCell ? benchmark.scaledIterations.map { $0..<$0 + 1 } : benchmark.scaledIterations.map { _ in 0..<cells }
             benchmark.startMeasurement()
@@ -114,7 +127,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // 5. Wide, deep and huge nested trees, per node.
     for which in ["wide", "deep", "huge"] {
-        Benchmark("5 \(which), per tree", configuration: .init(scalingFactor: .one, maxIterations: 20)) { benchmark in
+        Benchmark("5 \(which), per tree", configuration: .init(scalingFactor: .one, maxIterations: 20, thresholds: longTolerances)) { benchmark in
             let (tree, range): (any LayoutElement, SizeRange) = switch which {
             case "wide": { let (row, range) = StressTrees.wide(); return (row, range) }()
             case "deep": StressTrees.deep()
@@ -132,7 +145,8 @@ let benchmarks: @Sendable () -> Void = {
     //    each). Compare the two results' wall clock for the speedup.
     for threads in [1, ProcessInfoCores.count] {
         Benchmark("6 feed layout of 10,000 cells on \(threads == 1 ? "1 thread" : "every core"), per run",
-                  configuration: .init(scalingFactor: .one, maxIterations: 6)) { benchmark in
+                  configuration: .init(scalingFactor: .one, maxIterations: 6,
+                                       thresholds: longTolerances)) { benchmark in
             let nodes = (0..<10_000).map { _ in BenchmarkCellNode() }
             benchmark.startMeasurement()
             try Parallel.run(threads: threads, count: nodes.count) { range in
@@ -143,7 +157,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // 7. Batch update: insert 100 cells into a 10,000-cell feed (built and loaded before the measurement),
     //    from the call to the commit on the apply queue. `weft bench` prints the commit's own time.
-    Benchmark("7 batch insert of 100 cells into 10,000, call to commit", configuration: .init(scalingFactor: .one, maxIterations: 10)) { benchmark in
+    Benchmark("7 batch insert of 100 cells into 10,000, call to commit", configuration: .init(scalingFactor: .one, maxIterations: 10, thresholds: longTolerances)) { benchmark in
         let fixture = try BatchInsertFixture(existing: 10_000)
         benchmark.startMeasurement()
         blackHole(try fixture.insert(100))
@@ -169,7 +183,8 @@ let benchmarks: @Sendable () -> Void = {
     //    document's size (issue 9 item 1): the 100,000-element row takes about 10 times the 10,000 one.
     for elements in [10_000, 100_000] {
         Benchmark("9 parse a wide document of \(elements) elements, per document",
-                  configuration: .init(scalingFactor: .one, maxIterations: elements == 10_000 ? 20 : 6)) { benchmark in
+                  configuration: .init(scalingFactor: .one, maxIterations: elements == 10_000 ? 20 : 6,
+                                       thresholds: longTolerances)) { benchmark in
             let text = Scenarios.wideDocument(elements: elements)
             let parser = JSONParser()
             benchmark.startMeasurement()

@@ -73,18 +73,18 @@ def attack_bodies(kind, limit):
     5,000 elements): each costs far more to lay out than to send."""
     filler = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt "
     if kind == "text":  # one text as long as the body allows: measured inside one layout
-        text = (filler * (limit // len(filler)))[: limit - 100]
+        text = ("@N@ " + filler * (limit // len(filler)))[: limit - 200]
         return [json.dumps({"type": "text", "id": "@N@", "text": text, "fontSize": 14})]
     if kind == "escapes":  # the same, every character an escape: the parser's slowest path
-        count = (limit - 100) // 6
-        return [json.dumps({"type": "text", "id": "@N@", "text": "é" * count, "fontSize": 14}, ensure_ascii=True)]
+        count = (limit - 200) // 6
+        return [json.dumps({"type": "text", "id": "@N@", "text": "@N@ " + "é" * count, "fontSize": 14}, ensure_ascii=True)]
     if kind == "array":  # one array as wide as the body allows: quadratic for a parser that copies on append
         count = (limit - 100) // 2
         return ['{"type": "stack", "id": "@N@", "children": [' + ",".join(["0"] * count) + "]}"]
     if kind == "cells":  # a page of 5,000 tiny cells, new each time: 5,000 jobs, parses and cache entries
         return ["@PAGE@"]
     if kind == "wide":  # one stack of 4,999 flexible texts: one long layout
-        child = {"type": "text", "text": "flex " * 20, "style": {"flexGrow": 1, "flexShrink": 1}}
+        child = {"type": "text", "text": "@N@ " + "flex " * 20, "style": {"flexGrow": 1, "flexShrink": 1}}
         body = {"type": "stack", "id": "@N@", "direction": "horizontal", "children": [child] * 4999}
         return [json.dumps(body, separators=(",", ":"))]
     if kind == "nested":  # flexible stacks in flexible stacks: layout time grows about 1.3x a level
@@ -108,7 +108,8 @@ def attacker(url, number, bodies, go, done, results):
     """One attacker process: makes 40 variants of each body, then posts them back to back whenever `go` is set,
     until `done`; reports the statuses it got. No attack is ever a cache hit: every token carries a nonce of
     this process (a retry against the same server, or a second run, posts bodies it has never seen), and a
-    variant the server accepted (it may have cached its cells) is made anew before it is posted again."""
+    variant the server did not refuse outright (it may have cached cells of it) is made anew before it is posted
+    again. Texts carry the token too, so that no text is found in the shaped-text cache either."""
     nonce = "%x%x" % (os.getpid(), random.getrandbits(32))
 
     def variant(body, serial):
@@ -126,7 +127,9 @@ def attacker(url, number, bodies, go, done, results):
         index = counter % len(variants)
         body, text = variants[index]
         status, _ = post(connection, text)
-        if status == 200:
+        # A body the server turned away before reading it (413, 422) cached nothing; any other may have left
+        # cells in its cache (a page cut off by its deadline keeps the cells it finished).
+        if status not in (413, 422):
             variants[index] = (body, variant(body, serial))
             serial += 1
         counter += 1
@@ -149,13 +152,16 @@ def run_attack(args):
 
     phase = ["warm-up"]  # "idle" or "attack" while recording, anything else while not
 
+    # The probes' new cells are new on every run too (a retry against the same server included).
+    nonce = "%x" % random.getrandbits(32)
+
     def probe(number):
         rng = random.Random(number)
         connection = connect(args.url)
         counter = 0
         while not stop.is_set():
             counter += 1
-            body = rng.choice(pages).replace("@FRESH@", "p%dn%d" % (number, counter))
+            body = rng.choice(pages).replace("@FRESH@", "p%sn%dn%d" % (nonce, number, counter))
             before = phase[0]
             status, seconds = post(connection, body)
             if before == phase[0] and before in samples:  # the phase did not change under this request
