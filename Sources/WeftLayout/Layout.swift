@@ -56,9 +56,7 @@ public struct Layout: Sendable {
     }
 
     /// This layout as its storage holds it, without an element attached by ``attaching(_:)``.
-    public var detached: Layout {
-        attached == nil ? self : Layout(shared: shared, index: index, attached: nil)
-    }
+    public var detached: Layout { stored.layout }
 
     /// The size, in points.
     public var size: Size { field { $0.pointee.size } }
