@@ -121,8 +121,8 @@ public struct LayoutStyle: Hashable, Sendable {
     @inlinable @inline(__always)
     public func narrowed(_ range: SizeRange, parentSize: Size) -> SizeRange {
         // An all-auto style always resolves to 0...infinity; skipping the resolution is only quicker.
-        let own = hasAutoSize ? SizeRange.unconstrained : resolvedRange(parentSize: parentSize)
-        return range.intersection(own)
+        if hasAutoSize { return range.withinUnconstrained }
+        return range.intersection(resolvedRange(parentSize: parentSize))
     }
 
     /// CSS precedence: min overrides max, which overrides the exact value (NaN: none).

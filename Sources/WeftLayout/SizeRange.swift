@@ -70,7 +70,7 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
     /// Where the two ranges do not overlap in a dimension, this range wins: the result collapses to the edge of
     /// this range nearest to `other` (its max if `other` lies above, its min if below), as in Texture's
     /// `ASSizeRangeIntersect`.
-    @inlinable
+    @inlinable @inline(__always)
     public func intersection(_ other: SizeRange) -> SizeRange {
         let w = Self.intersect(min.width, max.width, other.min.width, other.max.width)
         let h = Self.intersect(min.height, max.height, other.min.height, other.max.height)
@@ -83,6 +83,16 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
         let upper = Swift.min(max0, max1)
         if lower <= upper { return (lower, upper) }
         return min0 < min1 ? (max0, max0) : (min0, min0)
+    }
+
+    /// The intersection with ``unconstrained`` (what an all-`auto` style narrows a range to): a proper range as it
+    /// is, an inverted axis (max below min) turned into its minimum. Spelled out with constants (the static
+    /// `unconstrained` was read through its lazy initializer's guard on every call).
+    @inlinable @inline(__always)
+    public var withinUnconstrained: SizeRange {
+        let w = Self.intersect(min.width, max.width, 0, .infinity)
+        let h = Self.intersect(min.height, max.height, 0, .infinity)
+        return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
     }
 
     public var description: String { "\(min)...\(max)" }

@@ -163,7 +163,7 @@ public final class SpecArena: @unchecked Sendable {
     /// `range` narrowed by `record`'s style (``LayoutStyle/narrowed(_:parentSize:)``); the default style only
     /// turns an inverted axis into its minimum.
     func narrowed(_ record: SpecRecord, _ range: SizeRange, parentSize: Size) -> SizeRange {
-        if record.style == 0 { return range.intersection(.unconstrained) }
+        if record.style == 0 { return range.withinUnconstrained }
         // Read in place: `styles[i].narrowed(...)` copied the whole style out of the array first.
         return styles.withUnsafeBufferPointer { $0[Int(record.style)].narrowed(range, parentSize: parentSize) }
     }

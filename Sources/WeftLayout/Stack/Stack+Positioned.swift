@@ -9,7 +9,7 @@ extension StackPass {
         var cross = crossOffset
         for l in 0..<lineCount {
             if l > 0 { cross += crossSpacing + options.lineSpacing }
-            let line = self.line(l, builder)
+            let line = self.line(l, &builder)
             let (mainOffset, mainSpacing) = Self.distribute(
                 mainViolation(line.mainSum), count: line.end - line.start, as: options.justifyContent)
             var main = mainOffset

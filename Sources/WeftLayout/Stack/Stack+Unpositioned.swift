@@ -54,8 +54,8 @@ extension StackPass {
     /// Step 4: each line's children grown or shrunk to resolve the line's main violation.
     mutating func flexLines(_ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
         for l in 0..<lineCount {
-            let line = line(l, builder)
-            let violation = mainViolation(mainSum(line.start, line.end, builder))
+            let line = line(l, &builder)
+            let violation = mainViolation(mainSum(line.start, line.end, &builder))
             let growing = violation > 0
             let flexing = abs(violation) >= Self.violationEpsilon
             var factorSum = 0.0
@@ -118,7 +118,7 @@ extension StackPass {
         let crossMax = range.max.cross(direction)
         if lineCount == 1 && crossMin == crossMax {
             // A single line in a fixed cross size is exactly that size; it still needs its baseline.
-            var line = self.line(0, builder)
+            var line = self.line(0, &builder)
             line.crossSize = crossMin
             for i in line.start..<line.end {
                 let item = builder.stackItems[itemBase + i]
@@ -128,7 +128,7 @@ extension StackPass {
             return
         }
         for l in 0..<lineCount {
-            var line = self.line(l, builder)
+            var line = self.line(l, &builder)
             var maxAscent = 0.0
             var maxDescent = 0.0
             var maxCross = 0.0
@@ -155,12 +155,12 @@ extension StackPass {
     /// Step 6: lines stretched by `alignContent: .stretch`, then stretched children laid out again at their
     /// line's cross size.
     mutating func stretchLines(_ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
-        let violation = crossViolation(linesCrossSum(builder))
+        let violation = crossViolation(linesCrossSum(&builder))
         let stretchLines = lineCount > 1 && options.alignContent == .stretch && violation > Self.violationEpsilon
         let extra = violation / Double(lineCount)
         for l in 0..<lineCount {
             if stretchLines { builder.stackLines[lineBase + l].crossSize += extra }
-            let line = self.line(l, builder)
+            let line = self.line(l, &builder)
             for i in line.start..<line.end {
                 // Two fields read in place (the whole item copied out was a memcpy per child).
                 guard builder.stackItems[itemBase + i].alignment == .stretch else { continue }
@@ -172,16 +172,17 @@ extension StackPass {
             }
         }
         for l in 0..<lineCount {
-            let line = self.line(l, builder)
-            let sum = mainSum(line.start, line.end, builder)
+            let line = self.line(l, &builder)
+            let sum = mainSum(line.start, line.end, &builder)
             builder.stackLines[lineBase + l].mainSum = sum
             mainSum = max(mainSum, sum)
         }
-        crossSum = linesCrossSum(builder)
+        crossSum = linesCrossSum(&builder)
     }
 
     /// The lines' cross sizes plus the line spacing between them.
-    mutating func linesCrossSum(_ builder: borrowing LayoutBuilder) -> Double {
+    @inline(__always)
+    mutating func linesCrossSum(_ builder: inout LayoutBuilder) -> Double {
         var sum = options.lineSpacing * Double(lineCount - 1)
         for l in 0..<lineCount { sum += builder.stackLines[lineBase + l].crossSize }
         return sum

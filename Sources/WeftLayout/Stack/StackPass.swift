@@ -118,6 +118,7 @@ struct StackPass {
     }
 
     /// Child `i` of the stack, in the stack's `arena`.
+    @inline(__always)
     mutating func child(_ i: Int, in arena: SpecArena) -> SpecChild {
         arena.children[Int(childStart) + i]
     }
@@ -159,7 +160,7 @@ struct StackPass {
     }
 
     /// Items `start..<end`: their main sizes plus all spacing between and around them.
-    mutating func mainSum(_ start: Int, _ end: Int, _ builder: borrowing LayoutBuilder) -> Double {
+    mutating func mainSum(_ start: Int, _ end: Int, _ builder: inout LayoutBuilder) -> Double {
         guard end > start else { return 0 }
         var sum = options.spacing * Double(end - start - 1)
         for i in start..<end {
@@ -170,6 +171,7 @@ struct StackPass {
     }
 
     /// What must be added to `sum` to bring it into the main range: positive below it, negative above it.
+    @inline(__always)
     mutating func mainViolation(_ sum: Double) -> Double {
         let lower = range.min.main(direction)
         let upper = range.max.main(direction)
@@ -179,6 +181,7 @@ struct StackPass {
     }
 
     /// What must be added to `sum` to bring it into the cross range.
+    @inline(__always)
     mutating func crossViolation(_ sum: Double) -> Double {
         let lower = range.min.cross(direction)
         let upper = range.max.cross(direction)
@@ -188,6 +191,7 @@ struct StackPass {
     }
 
     /// The distance from an item's cross start to the baseline it is aligned on.
+    @inline(__always)
     mutating func baseline(of item: StackItem) -> Double {
         switch item.alignment {
         case .baselineFirst: return item.ascender
@@ -196,7 +200,8 @@ struct StackPass {
         }
     }
 
-    mutating func line(_ index: Int, _ builder: borrowing LayoutBuilder) -> StackLine {
+    @inline(__always)
+    mutating func line(_ index: Int, _ builder: inout LayoutBuilder) -> StackLine {
         builder.stackLines[lineBase + index]
     }
 }
