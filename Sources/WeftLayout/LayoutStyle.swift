@@ -112,6 +112,21 @@ public struct LayoutStyle: Hashable, Sendable {
         return SizeRange(min: Size(width: w.0, height: h.0), max: Size(width: w.1, height: h.1))
     }
 
+    /// The range this style allows whatever the parent's size, or nil when it depends on it (a percentage in
+    /// one of the six size dimensions): what ``narrowed(_:parentSize:)`` intersects with, resolved once for
+    /// the holders of a style that lay it out many times (a node's snapshot, an arena's styles).
+    public var fixedRange: SizeRange? {
+        func isFraction(_ dimension: Dimension) -> Bool {
+            if case .fraction = dimension { return true }
+            return false
+        }
+        if isFraction(width) || isFraction(height) || isFraction(minWidth) || isFraction(maxWidth)
+            || isFraction(minHeight) || isFraction(maxHeight) {
+            return nil
+        }
+        return resolvedRange(parentSize: Size(width: .nan, height: .nan))
+    }
+
     /// `range` narrowed by this style's sizes resolved against `parentSize` (Texture's default
     /// `layoutThatFits:parentSize:`): where they do not overlap, `range` wins. The style is not checked.
     ///

@@ -21,6 +21,8 @@ public final class SpecArena: @unchecked Sendable {
     /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
     @exclusivity(unchecked) @usableFromInline var styles = ScratchArray<LayoutStyle>(LayoutStyle())
     @exclusivity(unchecked) @usableFromInline var styleProblems = ScratchArray<StyleProblem?>(nil)
+    /// Each style's ``LayoutStyle/fixedRange`` (resolved once, not at every layout), or nil.
+    @exclusivity(unchecked) @usableFromInline var fixedRanges = ScratchArray<SizeRange?>(SizeRange.unconstrained)
     /// Identifiers (index 0: none).
     @exclusivity(unchecked) @usableFromInline var identifiers = ScratchArray<String>("")
     /// Children's references waiting for their parent's record (a stack: nested specs push and pop above).
@@ -51,6 +53,7 @@ public final class SpecArena: @unchecked Sendable {
         objects.truncate(to: mark.objects)
         styles.truncate(to: mark.styles)
         styleProblems.truncate(to: mark.styles)
+        fixedRanges.truncate(to: mark.styles)
         identifiers.truncate(to: mark.identifiers)
     }
 
@@ -63,6 +66,7 @@ public final class SpecArena: @unchecked Sendable {
         scratch.truncate(to: 0)
         styles.truncate(to: 1)
         styleProblems.truncate(to: 1)
+        fixedRanges.truncate(to: 1)
         identifiers.truncate(to: 1)
     }
 
@@ -110,6 +114,7 @@ public final class SpecArena: @unchecked Sendable {
             record.style = Int32(truncatingIfNeeded: styles.count)
             styles.append(style)
             styleProblems.append(style.isPlausible ? nil : style.problem.map { StyleProblem(property: $0.property, reason: $0.reason) })
+            fixedRanges.append(style.hasAutoSize ? SizeRange.unconstrained : style.fixedRange)
         }
         if let identifier {
             record.identifier = Int32(truncatingIfNeeded: identifiers.count)
@@ -164,6 +169,7 @@ public final class SpecArena: @unchecked Sendable {
     /// turns an inverted axis into its minimum.
     func narrowed(_ record: SpecRecord, _ range: SizeRange, parentSize: Size) -> SizeRange {
         if record.style == 0 { return range.withinUnconstrained }
+        if let fixed = fixedRanges[Int(record.style)] { return range.intersection(fixed) }
         // Read in place: `styles[i].narrowed(...)` copied the whole style out of the array first.
         return styles.withUnsafeBufferPointer { $0[Int(record.style)].narrowed(range, parentSize: parentSize) }
     }

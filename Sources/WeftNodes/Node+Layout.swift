@@ -69,7 +69,7 @@ extension Node {
     private func rootInputs(_ range: SizeRange) -> (version: UInt64, context: LayoutContext, narrowed: SizeRange, problem: LayoutError?) {
         let version = currentVersion.load(ordering: .acquiring)
         let (context, narrowed, problem) = readInputs { inputs in
-            (inputs.pointee.context, inputs.pointee.style.narrowed(range, parentSize: range.max), inputs.pointee.styleProblem)
+            (inputs.pointee.context, Snapshot.narrowed(inputs, range, parentSize: range.max), inputs.pointee.styleProblem)
         }
         return (version, context, narrowed, problem)
     }
@@ -206,7 +206,7 @@ extension Node {
         let scale = builder.grid.scale
         // The version first (see `lookup`).
         let version = currentVersion.load(ordering: .acquiring)
-        let (narrowed, problem) = readInputs { inputs in (inputs.pointee.style.narrowed(range, parentSize: parentSize), inputs.pointee.styleProblem) }
+        let (narrowed, problem) = readInputs { inputs in (Snapshot.narrowed(inputs, range, parentSize: parentSize), inputs.pointee.styleProblem) }
         if let notes = builder.passNotes, let noted = PassNotes.recentEntry(in: notes, self, narrowed, scale: scale, version: version) {
             builder.counters.cacheHits += 1
             return noted

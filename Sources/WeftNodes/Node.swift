@@ -150,6 +150,8 @@ open class Node: LayoutObject, @unchecked Sendable {
         let style: LayoutStyle
         /// What is wrong with `style` (checked once, when the snapshot is made), or nil.
         let styleProblem: LayoutError?
+        /// `style`'s ``LayoutStyle/fixedRange`` (resolved once, when the snapshot is made), or nil.
+        let fixedRange: SizeRange?
         let context: LayoutContext
         let automaticallyManagesSubnodes: Bool
         let layoutSpecBlock: LayoutSpecBlock?
@@ -162,9 +164,18 @@ open class Node: LayoutObject, @unchecked Sendable {
             } catch {
                 styleProblem = error
             }
+            fixedRange = style.hasAutoSize ? .unconstrained : style.fixedRange
             self.context = context
             self.automaticallyManagesSubnodes = automaticallyManagesSubnodes
             self.layoutSpecBlock = layoutSpecBlock
+        }
+
+        /// `range` narrowed by the snapshot's style (``LayoutStyle/narrowed(_:parentSize:)``), from its fixed range
+        /// where it has one. (Static, over a pointer: only the fields it needs are read, the snapshot is not copied.)
+        @inline(__always)
+        static func narrowed(_ snapshot: UnsafeMutablePointer<Snapshot>, _ range: SizeRange, parentSize: Size) -> SizeRange {
+            if let fixed = snapshot.pointee.fixedRange { return range.intersection(fixed) }
+            return snapshot.pointee.style.narrowed(range, parentSize: parentSize)
         }
 
         /// The snapshot of `state`'s inputs (read in place: the state is not copied).

@@ -82,3 +82,44 @@ extension TextureRuleTests {
         #expect(Dimension(parsing: "wide") == nil)
     }
 }
+
+extension TextureRuleTests {
+    @Test("A style without percentages has a fixed range, which narrows as the style does at every parent size")
+    func fixedRange() {
+        let styles = [
+            LayoutStyle(),
+            LayoutStyle(preferredSize: Size(44, 44)),
+            LayoutStyle(width: .points(120), minHeight: .points(10), maxHeight: .points(30)),
+            // max <= min: the minimum wins, whatever the parent.
+            LayoutStyle(minWidth: .points(50), maxWidth: .points(30)),
+            LayoutStyle(height: .points(500), maxHeight: .points(80)),
+        ]
+        let parents = [Size(width: .nan, height: .nan), Size(width: 0, height: 0), Size(width: 320, height: 480),
+                       Size(width: .infinity, height: .infinity)]
+        let ranges = [
+            SizeRange(min: .zero, max: Size(width: .infinity, height: .infinity)),
+            SizeRange(exactly: Size(width: 375, height: 100)),
+            SizeRange(min: Size(width: 40, height: 0), max: Size(width: 60, height: 20)),
+            // Inverted: the incoming range wins at its minimum.
+            SizeRange(min: Size(width: 90, height: 0), max: Size(width: 10, height: 5)),
+        ]
+        for style in styles {
+            guard let fixed = style.fixedRange else {
+                Issue.record("\(style) has no percentage, so it should have a fixed range")
+                continue
+            }
+            for parent in parents {
+                #expect(fixed == style.resolvedRange(parentSize: parent))
+                for range in ranges {
+                    #expect(range.intersection(fixed) == style.narrowed(range, parentSize: parent))
+                }
+            }
+        }
+        // 120pt wide is 120...120 whatever the parent; an unstyled width is 0...infinity.
+        #expect(LayoutStyle(width: .points(120)).fixedRange
+            == SizeRange(min: Size(width: 120, height: 0), max: Size(width: 120, height: .infinity)))
+        // A percentage anywhere among the six sizes depends on the parent: no fixed range.
+        #expect(LayoutStyle(width: .fraction(0.5)).fixedRange == nil)
+        #expect(LayoutStyle(maxHeight: .fraction(1)).fixedRange == nil)
+    }
+}
