@@ -34,6 +34,8 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
 
     /// Why this range cannot be laid out in, or nil if it can.
     public var problem: String? {
+        // The common case first, in plain compares: the strings below were made (and dropped) on every check.
+        if isProper { return nil }
         if let problem = Self.problem(min.width, "min.width", maxAllowed: false)
             ?? Self.problem(min.height, "min.height", maxAllowed: false)
             ?? Self.problem(max.width, "max.width", maxAllowed: true)
@@ -47,6 +49,13 @@ public struct SizeRange: Hashable, Sendable, CustomStringConvertible {
             return "min.height \(formatPoints(min.height)) is above max.height \(formatPoints(max.height))"
         }
         return nil
+    }
+
+    /// Whether the range can be laid out in (``problem`` is nil): finite minimums from 0 up, maximums from them
+    /// up (infinity allowed). NaN fails every compare.
+    var isProper: Bool {
+        min.width >= 0 && min.height >= 0 && min.width < .infinity && min.height < .infinity
+            && max.width >= min.width && max.height >= min.height
     }
 
     private static func problem(_ value: Double, _ name: String, maxAllowed infinite: Bool) -> String? {
