@@ -50,9 +50,11 @@ public final class SpecArena: @unchecked Sendable {
         records.truncate(to: mark.records)
         children.truncate(to: mark.children)
         elements.truncate(to: mark.elements)
-        objects.truncate(to: mark.objects)
+        // A node's few objects and style problems are dropped one at a time (each a release, or nothing for a
+        // style with no problem), inlined: truncating went through the runtime's generic array destroy.
+        while objects.count > mark.objects { objects.removeLast() }
         styles.truncate(to: mark.styles)
-        styleProblems.truncate(to: mark.styles)
+        while styleProblems.count > mark.styles { styleProblems.removeLast() }
         fixedRanges.truncate(to: mark.styles)
         identifiers.truncate(to: mark.identifiers)
     }

@@ -20,6 +20,13 @@ extension Node {
         let generation = inputsGeneration.load(ordering: .acquiring)
         let published = rootRecord.withCurrent { $0?.answer(range, generation: generation, node: self) }
         if let published { return published }
+        return try layoutThatFits(range, generation: generation)
+    }
+
+    /// ``layoutThatFits(_:)`` when the published record does not answer: out of line, so that the repeat's path
+    /// above saves and restores only the few registers it uses.
+    @inline(never)
+    private func layoutThatFits(_ range: SizeRange, generation: UInt64) throws(LayoutError) -> Layout {
         // Otherwise the node's inputs from its snapshot, and its cached entry (which is published for next time)
         // or one computed from those inputs. A node with no entry of its current version stored computes without
         // taking the lock at all.
