@@ -140,23 +140,28 @@ final class PassNotes {
     @inline(__always)
     func noteIndex(_ node: Node, size: Size, scale: Double) -> Int? {
         let id = ObjectIdentifier(node)
-        var found = notes.count - 1
-        if mask == 0 {
-            // The newest first: only the node's latest note is the layout its parent placed (a parent may lay a
-            // node out twice at ranges of one rounded size, and its spec may differ between them).
-            while found >= 0 && notes[found].id != id { found -= 1 }
-            if found < 0 { return nil }
-        } else {
-            var slot = Self.hash(id, shift: shift)
-            while true {
-                let index = Int(slots[slot])
-                if index == 0 { return nil }
-                if notes[index - 1].id == id { found = index - 1; break }
-                slot = (slot + 1) & mask
+        // Through the buffer: `notes[i].id` and `notes[i].entry.size` copied the note's entry (a retain and a
+        // release of its layout) to read one field.
+        return notes.withUnsafeBufferPointer { notes -> Int? in
+            var found = notes.count - 1
+            if mask == 0 {
+                // The newest first: only the node's latest note is the layout its parent placed (a parent may lay
+                // a node out twice at ranges of one rounded size, and its spec may differ between them).
+                while found >= 0 && notes[found].id != id { found -= 1 }
+                if found < 0 { return nil }
+            } else {
+                var slot = Self.hash(id, shift: shift)
+                while true {
+                    let index = Int(slots[slot])
+                    if index == 0 { return nil }
+                    if notes[index - 1].id == id { found = index - 1; break }
+                    slot = (slot + 1) & mask
+                }
             }
+            let note = notes.baseAddress.unsafelyUnwrapped + found
+            guard note.pointee.entry.size == size, note.pointee.entry.scale == scale else { return nil }
+            return found
         }
-        guard notes[found].entry.size == size, notes[found].entry.scale == scale else { return nil }
-        return found
     }
 
     /// A pass's list of placed nodes, kept here between passes (empty, its capacity kept unless a large pass
