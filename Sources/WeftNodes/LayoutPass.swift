@@ -44,10 +44,7 @@ public struct LayoutPass: Sendable {
     /// The root's layout.
     public var rootLayout: Layout {
         if let layout = updates[0].layout { return layout.attaching(root) }
-        var builder = BuilderPool.take(scale: context.scale)
-        let layout = builder.finish(builder.leaf(root, size: updates[0].size))
-        BuilderPool.give(builder)
-        return layout
+        return BuilderPool.withBuilder(scale: context.scale) { builder in builder.finish(builder.leaf(root, size: updates[0].size)) }
     }
 
     /// The root's size.

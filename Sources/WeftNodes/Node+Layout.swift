@@ -49,10 +49,7 @@ extension Node {
 
     /// A leaf's own layout: the node alone, of its size (detached: attach the node to hand it out).
     private func leafLayout(size: Size, scale: Double) throws(LayoutError) -> StoredLayout {
-        var builder = BuilderPool.take(scale: scale)
-        let layout = builder.finishFlattened(builder.leaf(object: self, size: size)).stored
-        BuilderPool.give(builder)
-        return layout
+        BuilderPool.withBuilder(scale: scale) { builder in builder.finishFlattened(builder.leaf(object: self, size: size)).stored }
     }
 
     /// What a layout pass reads of its root: its context; for `range` as a root (the parent size is the range's
@@ -144,17 +141,17 @@ extension Node {
         let scale = context.scale
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
         if let problem = PixelGrid.problem(scale: scale) { throw LayoutError(problem, path: "context.scale") }
-        var builder = BuilderPool.take(scale: scale)
-        builder.passNotes = notes.map { Unmanaged.passUnretained($0).toOpaque() }
-        let result: Result<LayoutCache.Entry, LayoutError>
-        do {
-            result = .success(try computeLayout(range, parentSize: range.max, inputs: inputs, in: &builder, noting: notingRoot))
-        } catch {
-            result = .failure(error.within("root"))
+        return try BuilderPool.withBuilder(scale: scale) { builder throws(LayoutError) in
+            builder.passNotes = notes.map { Unmanaged.passUnretained($0).toOpaque() }
+            let result: Result<LayoutCache.Entry, LayoutError>
+            do throws(LayoutError) {
+                result = .success(try computeLayout(range, parentSize: range.max, inputs: inputs, in: &builder, noting: notingRoot))
+            } catch {
+                result = .failure(error.within("root"))
+            }
+            context.statistics.add(builder.counters)
+            return try result.get()
         }
-        context.statistics.add(builder.counters)
-        BuilderPool.give(builder)
-        return try result.get()
     }
 
     /// What a layout pass reads of a node its parent placed at `size`, at once: the cached entry of that size

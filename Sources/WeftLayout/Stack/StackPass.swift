@@ -66,7 +66,6 @@ struct StackPass {
             height: range.min.height == range.max.height ? range.min.height : .nan)
         itemBase = builder.stackItems.count
         lineBase = builder.stackLines.count
-        let undefined = Size(width: .nan, height: .nan)
         let (alignItems, direction) = (options.alignItems, options.direction)
         var flexibleBothWays = 0
         for i in 0..<Int(record.childCount) {
@@ -82,25 +81,25 @@ struct StackPass {
                     ascender: baselines.0, descender: baselines.1))
                 continue
             }
-            // The style read in place (a node's in its snapshot), only for what the item keeps of it.
-            var item = StackItem(
-                ref: LayoutRef(0), size: .zero, flexGrow: 0, flexShrink: 0, flexBasis: .auto, alignment: alignItems,
-                spacingBefore: 0, spacingAfter: 0, stretchCrossMin: 0, stretchCrossMax: .infinity, ascender: 0, descender: 0)
+            // The style read in place (a spec's in its arena, with the range resolved when it was added; a node's
+            // in its snapshot), only for what the item keeps of it.
+            var item: StackItem
             do {
-                try arena.withCheckedStyle(of: child) { style in
-                    let alignment = Self.alignment(style.alignSelf, alignItems)
-                    var stretchMin = 0.0
-                    var stretchMax = Double.infinity
-                    if alignment == .stretch && !style.hasAutoSize {
-                        let own = style.resolvedRange(parentSize: undefined)
-                        stretchMin = own.min.cross(direction)
-                        stretchMax = own.max.cross(direction)
+                if child.isSpec {
+                    let style = arena.records[Int(child.specIndex)].style
+                    try arena.validateStyle(of: arena.records[Int(child.specIndex)])
+                    let fixed = arena.fixedRanges[Int(style)]
+                    item = arena.styles.withUnsafeBufferPointer { styles in
+                        Self.item(styles[Int(style)], fixed: fixed, alignItems: alignItems, direction: direction)
                     }
+                } else {
                     item = StackItem(
-                        ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
-                        flexBasis: style.flexBasis, alignment: alignment,
-                        spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
-                        stretchCrossMin: stretchMin, stretchCrossMax: stretchMax, ascender: 0, descender: 0)
+                        ref: LayoutRef(0), size: .zero, flexGrow: 0, flexShrink: 0, flexBasis: .auto, alignment: alignItems,
+                        spacingBefore: 0, spacingAfter: 0, stretchCrossMin: 0, stretchCrossMax: .infinity, ascender: 0,
+                        descender: 0)
+                    try arena.withCheckedStyle(of: child) { style in
+                        item = Self.item(style, fixed: nil, alignItems: alignItems, direction: direction)
+                    }
                 }
             } catch {
                 builder.stackItems.truncate(to: itemBase)
@@ -115,6 +114,29 @@ struct StackPass {
             builder.stackItems.append(item)
         }
         optimizedFlexing = flexibleBothWays == 1 && range.min.main(direction) == range.max.main(direction)
+    }
+
+    /// The item for a child of `style` (checked), whose own range where the parent's size does not matter is
+    /// `fixed` if known.
+    @inline(__always)
+    static func item(_ style: borrowing LayoutStyle, fixed: SizeRange?, alignItems: AlignItems, direction: StackDirection) -> StackItem {
+        let alignment = Self.alignment(style.alignSelf, alignItems)
+        var stretchMin = 0.0
+        var stretchMax = Double.infinity
+        // (Nested, not `&&`: an operator's autoclosure may not capture the borrowed style.)
+        let sized = !style.hasAutoSize
+        if alignment == .stretch, sized {
+            // Resolved against an undefined parent: a fixed range, where the style has one, is that range.
+            let own: SizeRange
+            if let fixed { own = fixed } else { own = style.resolvedRange(parentSize: Size(width: .nan, height: .nan)) }
+            stretchMin = own.min.cross(direction)
+            stretchMax = own.max.cross(direction)
+        }
+        return StackItem(
+            ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
+            flexBasis: style.flexBasis, alignment: alignment,
+            spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
+            stretchCrossMin: stretchMin, stretchCrossMax: stretchMax, ascender: 0, descender: 0)
     }
 
     /// Child `i` of the stack, in the stack's `arena`.
