@@ -176,12 +176,6 @@ public final class SpecArena: @unchecked Sendable {
         return styles.withUnsafeBufferPointer { $0[Int(record.style)].narrowed(range, parentSize: parentSize) }
     }
 
-    /// The fixed range of a child's style (``LayoutStyle/fixedRange``) if the child is a spec whose style has one
-    /// (resolved when the spec was added), nil otherwise.
-    func fixedRange(of child: SpecChild) -> SizeRange? {
-        child.isSpec ? fixedRanges[Int(records[Int(child.specIndex)].style)] : nil
-    }
-
     /// Whether a child is a spec of the default style (whose stack item needs no style read).
     func hasDefaultStyle(_ child: SpecChild) -> Bool {
         child.isSpec && records[Int(child.specIndex)].style == 0
