@@ -53,22 +53,36 @@ struct ApplyQueueTests {
 struct ScheduledLayoutTests {
     @Test("Calls from many threads coalesce into passes that end in the newest layout")
     func coalescing() throws {
+        // A serial layout queue of its own, held busy while the calls are made: no pass can start in between,
+        // so all 51 calls share one (on the shared global queue, whether any call came before a pass started
+        // was up to the scheduler: two cores once ran every call after the pass before it had started).
+        let layoutQueue = DispatchQueue(label: "coalescing")
+        let context = LayoutContext(applyQueue: .main, layoutQueue: layoutQueue)
         let leaf = CountingLeaf("leaf", size: Size(10, 10))
         let root = ComposedNode("root") { _ in WrapperSpec(leaf) }
+        leaf.context = context
+        root.context = context
         root.constrainedRange = SizeRange(min: .zero, max: Size(200, 200))
         try settle()
         #expect(root.frame.size == Size(10, 10))
+        let callsBefore = root.specCalls
+        let before = context.statistics.snapshot
+        let held = DispatchSemaphore(value: 0)
+        layoutQueue.async { held.wait() }
         DispatchQueue.concurrentPerform(iterations: 50) { i in
             leaf.size = Size(Double(10 + i % 7), 10)
             leaf.setNeedsLayout()
         }
         leaf.size = Size(77, 10)
         leaf.setNeedsLayout()
+        held.signal()
         try settle()
         #expect(root.frame.size == Size(77, 10))
         #expect(leaf.frame == Rect(x: 0, y: 0, width: 77, height: 10))
         #expect(root.lastLayoutError == nil)
-        #expect(root.specCalls < 52, "calls that came before a pass started shared it")
+        // One pass, one spec call: the 51 calls made before a pass could start shared it.
+        #expect(context.statistics.snapshot.subtracting(before).appliedPasses == 1)
+        #expect(root.specCalls - callsBefore == 1)
     }
 
     @Test("A failing relayout keeps the previous layout and reports the error")
