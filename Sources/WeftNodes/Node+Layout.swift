@@ -70,7 +70,7 @@ extension Node {
     /// The version, then (see `lookup`) from the snapshot: the context, `range` as a root (the parent size is the
     /// range's max) narrowed by the style, and the style's problem.
     @inline(__always)
-    private func rootInputs(_ range: SizeRange) -> (version: UInt64, context: LayoutContext, narrowed: SizeRange, problem: LayoutError?) {
+    private func rootInputs(_ range: SizeRange) -> (version: UInt64, context: LayoutContext, narrowed: SizeRange, problem: StyleProblem?) {
         let version = currentVersion.load(ordering: .acquiring)
         let (context, narrowed, problem) = readInputs { inputs in
             (inputs.pointee.context, Snapshot.narrowed(inputs, range, parentSize: range.max), inputs.pointee.styleProblem)
@@ -99,7 +99,7 @@ extension Node {
     /// a snapshot before it bumps the version, so the inputs are then at least as new as the version (an older
     /// version only makes an entry that is never used), never older (an old style's entry under the new version).
     @inline(__always)
-    func lookup(_ narrowed: SizeRange, problem: LayoutError?, scale: Double, version: UInt64) -> CacheLookup {
+    func lookup(_ narrowed: SizeRange, problem: StyleProblem?, scale: Double, version: UInt64) -> CacheLookup {
         if storedNothing(of: version) {
             return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
         }
@@ -112,7 +112,7 @@ extension Node {
     /// under the node's lock.
     @inline(__always)
     private static func cachedOrInputs(
-        _ state: UnsafeMutablePointer<State>, _ narrowed: SizeRange, problem: LayoutError?, scale: Double, version: UInt64
+        _ state: UnsafeMutablePointer<State>, _ narrowed: SizeRange, problem: StyleProblem?, scale: Double, version: UInt64
     ) -> CacheLookup {
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) { return .hit(hit) }
         return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
@@ -237,7 +237,7 @@ extension Node {
     ) throws(LayoutError) -> LayoutCache.Entry {
         builder.counters.cacheMisses += 1
         let scale = builder.grid.scale
-        if let problem = inputs.styleProblem { throw problem }
+        if let problem = inputs.styleProblem { throw problem.error }
         let (resolved, version) = (inputs.range, inputs.version)
         let entry: LayoutCache.Entry
         builder.counters.specCalls += 1
@@ -300,7 +300,16 @@ extension Node {
 struct LayoutInputs {
     let range: SizeRange
     let version: UInt64
-    let styleProblem: LayoutError?
+    let styleProblem: StyleProblem?
+}
+
+/// A style's problem, boxed: nil (the common case) is one word to copy, where a `LayoutError?` was five.
+final class StyleProblem: Sendable {
+    let error: LayoutError
+
+    init(_ error: LayoutError) {
+        self.error = error
+    }
 }
 
 /// A cache lookup's answer: the entry, or the inputs to compute one from (read in the same critical section).
