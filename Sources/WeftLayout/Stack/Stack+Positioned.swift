@@ -13,23 +13,25 @@ extension StackPass {
             let (mainOffset, mainSpacing) = Self.distribute(
                 mainViolation(line.mainSum), count: line.end - line.start, as: options.justifyContent)
             var main = mainOffset
+            // (Positions are set in the builder's records: the items stay where they are.)
+            let items = items(&builder)
             for i in line.start..<line.end {
-                let item = builder.stackItems[itemBase + i]
-                main += item.spacingBefore
+                let item = items + i
+                main += item.pointee.spacingBefore
                 if i > line.start { main += options.spacing + mainSpacing }
                 let offset: Double
-                switch item.alignment {
+                switch item.pointee.alignment {
                 case .end:
-                    offset = line.crossSize - item.size.cross(direction)
+                    offset = line.crossSize - item.pointee.size.cross(direction)
                 case .center:
-                    offset = grid.floor((line.crossSize - item.size.cross(direction)) / 2)
+                    offset = grid.floor((line.crossSize - item.pointee.size.cross(direction)) / 2)
                 case .baselineFirst, .baselineLast:
-                    offset = line.baseline - baseline(of: item)
+                    offset = line.baseline - baseline(of: item.pointee)
                 case .start, .stretch:
                     offset = 0
                 }
-                builder.setPosition(item.ref, Point(direction, main: main, cross: cross + offset))
-                main += item.size.main(direction) + item.spacingAfter
+                builder.setPosition(item.pointee.ref, Point(direction, main: main, cross: cross + offset))
+                main += item.pointee.size.main(direction) + item.pointee.spacingAfter
             }
             cross += line.crossSize
         }

@@ -61,9 +61,9 @@ extension StackPass {
             var factorSum = 0.0
             var scaledShrinkSum = 0.0
             if flexing {
+                let items = items(&builder)
                 for i in line.start..<line.end {
-                    let item = builder.stackItems[itemBase + i]
-                    factorSum += growing ? item.flexGrow : item.flexShrink
+                    factorSum += growing ? items[i].flexGrow : items[i].flexShrink
                 }
             }
             if factorSum == 0 {
@@ -71,9 +71,9 @@ extension StackPass {
                 continue
             }
             if !growing {
+                let items = items(&builder)
                 for i in line.start..<line.end {
-                    let item = builder.stackItems[itemBase + i]
-                    scaledShrinkSum += item.size.main(direction) * (item.flexShrink / factorSum)
+                    scaledShrinkSum += items[i].size.main(direction) * (items[i].flexShrink / factorSum)
                 }
             }
             func adjustment(_ item: StackItem) -> Double {
@@ -84,8 +84,9 @@ extension StackPass {
             }
             var remaining = violation
             var firstFlexible = -1
+            let items = items(&builder)
             for i in line.start..<line.end {
-                let change = adjustment(builder.stackItems[itemBase + i])
+                let change = adjustment(items[i])
                 remaining -= change
                 if firstFlexible < 0 && change != 0 { firstFlexible = i }
             }
@@ -120,9 +121,9 @@ extension StackPass {
             // A single line in a fixed cross size is exactly that size; it still needs its baseline.
             var line = self.line(0, &builder)
             line.crossSize = crossMin
-            for i in line.start..<line.end {
-                let item = builder.stackItems[itemBase + i]
-                if item.isBaselineAligned { line.baseline = max(line.baseline, baseline(of: item)) }
+            let items = items(&builder)
+            for i in line.start..<line.end where items[i].isBaselineAligned {
+                line.baseline = max(line.baseline, baseline(of: items[i]))
             }
             builder.stackLines[lineBase] = line
             return
@@ -132,11 +133,12 @@ extension StackPass {
             var maxAscent = 0.0
             var maxDescent = 0.0
             var maxCross = 0.0
+            let items = items(&builder)
             for i in line.start..<line.end {
-                let item = builder.stackItems[itemBase + i]
-                let cross = item.size.cross(direction)
-                if item.isBaselineAligned {
-                    let itemBaseline = baseline(of: item)
+                let item = items + i
+                let cross = item.pointee.size.cross(direction)
+                if item.pointee.isBaselineAligned {
+                    let itemBaseline = baseline(of: item.pointee)
                     maxAscent = max(maxAscent, itemBaseline)
                     maxDescent = max(maxDescent, cross - itemBaseline)
                 } else {

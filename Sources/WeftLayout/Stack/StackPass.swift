@@ -185,11 +185,19 @@ struct StackPass {
     mutating func mainSum(_ start: Int, _ end: Int, _ builder: inout LayoutBuilder) -> Double {
         guard end > start else { return 0 }
         var sum = options.spacing * Double(end - start - 1)
+        let items = items(&builder)
         for i in start..<end {
-            let item = builder.stackItems[itemBase + i]
-            sum += item.spacingBefore + item.spacingAfter + item.size.main(direction)
+            sum += items[i].spacingBefore + items[i].spacingAfter + items[i].size.main(direction)
         }
         return sum
+    }
+
+    /// The stack's items in place (`items[i]` is child i's), valid until the builder's items change (a child's
+    /// layout may add items of its own): for the loops that only read them, where each `stackItems[k]` was a
+    /// bounds check and, read whole, a copy of the 120-byte item.
+    @inline(__always)
+    func items(_ builder: inout LayoutBuilder) -> UnsafePointer<StackItem> {
+        builder.stackItems.unsafeElements.baseAddress.unsafelyUnwrapped + itemBase
     }
 
     /// What must be added to `sum` to bring it into the main range: positive below it, negative above it.
