@@ -116,6 +116,8 @@ public struct LayoutStyle: Hashable, Sendable {
     /// one of the six size dimensions): what ``narrowed(_:parentSize:)`` intersects with, resolved once for
     /// the holders of a style that lay it out many times (a node's snapshot, an arena's styles).
     public var fixedRange: SizeRange? {
+        // (All-auto, the common case, resolves to 0...infinity: no resolution needed.)
+        if hasAutoSize { return .unconstrained }
         func isFraction(_ dimension: Dimension) -> Bool {
             if case .fraction = dimension { return true }
             return false

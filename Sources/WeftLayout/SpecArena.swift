@@ -116,7 +116,7 @@ public final class SpecArena: @unchecked Sendable {
             record.style = Int32(truncatingIfNeeded: styles.count)
             styles.append(style)
             styleProblems.append(style.isPlausible ? nil : style.problem.map { StyleProblem(property: $0.property, reason: $0.reason) })
-            fixedRanges.append(style.hasAutoSize ? SizeRange.unconstrained : style.fixedRange)
+            fixedRanges.append(style.fixedRange)
         }
         if let identifier {
             record.identifier = Int32(truncatingIfNeeded: identifiers.count)

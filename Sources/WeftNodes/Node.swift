@@ -166,7 +166,7 @@ open class Node: LayoutObject, @unchecked Sendable {
             } catch {
                 styleProblem = StyleProblem(error)
             }
-            fixedRange = style.hasAutoSize ? .unconstrained : style.fixedRange
+            fixedRange = style.fixedRange
             self.automaticallyManagesSubnodes = automaticallyManagesSubnodes
             self.context = context
             self.layoutSpecBlock = layoutSpecBlock

@@ -86,11 +86,13 @@ struct StackPass {
             var item: StackItem
             do {
                 if child.isSpec {
-                    let style = arena.records[Int(child.specIndex)].style
-                    try arena.validateStyle(of: arena.records[Int(child.specIndex)])
-                    let fixed = arena.fixedRanges[Int(style)]
+                    // (What `arena.withCheckedStyle` does for a spec, with the fixed range: passing the range
+                    // through that closure cost 130 to 160 instructions more per photo cell.)
+                    let record = arena.records[Int(child.specIndex)]
+                    try arena.validateStyle(of: record)
+                    let fixed = arena.fixedRanges[Int(record.style)]
                     item = arena.styles.withUnsafeBufferPointer { styles in
-                        Self.item(styles[Int(style)], fixed: fixed, alignItems: alignItems, direction: direction)
+                        Self.item(styles[Int(record.style)], fixed: fixed, alignItems: alignItems, direction: direction)
                     }
                 } else {
                     item = StackItem(
