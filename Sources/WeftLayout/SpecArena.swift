@@ -35,7 +35,7 @@ public final class SpecArena: @unchecked Sendable {
 
     /// A point to return to with ``rewind(to:)``.
     public struct Mark: Sendable {
-        let records, children, elements, objects, styles, identifiers: Int
+        @usableFromInline let records, children, elements, objects, styles, identifiers: Int
     }
 
     /// The arena's size now: specs added after it can be dropped together.
@@ -46,7 +46,16 @@ public final class SpecArena: @unchecked Sendable {
 
     /// Drops every spec added after `mark` (a node's spec, once it was laid out; the arena is then used as a
     /// stack by nested layouts). Only when no spec value refers to those specs any more.
+    @inlinable
     public func rewind(to mark: Mark) {
+        // Nothing added (a leaf node's layout, the common case): three compares, inlined. (Children, styles and
+        // identifiers are only ever added with a record.)
+        if records.count == mark.records && elements.count == mark.elements && objects.count == mark.objects { return }
+        truncate(to: mark)
+    }
+
+    @usableFromInline
+    func truncate(to mark: Mark) {
         records.truncate(to: mark.records)
         children.truncate(to: mark.children)
         elements.truncate(to: mark.elements)

@@ -59,15 +59,14 @@ struct LayoutCache {
 
     mutating func store(_ entry: Entry) {
         let key = Key(range: entry.range, scale: entry.scale, version: entry.version, size: entry.size)
-        // An entry for the same range and scale is replaced in place.
-        for slot in 0..<4 {
-            if let existing = self.key(slot), existing.range == entry.range, existing.scale == entry.scale {
-                set(slot, key, entry.layout)
-                return
-            }
-        }
+        // An entry for the same range and scale is replaced in place. (Each slot compared in place, as in
+        // `lookup`: a loop over the slots copied each optional key out through a switch.)
+        if let k = key0, k.range == key.range, k.scale == key.scale { return set(0, key, entry.layout) }
+        if let k = key1, k.range == key.range, k.scale == key.scale { return set(1, key, entry.layout) }
+        if let k = key2, k.range == key.range, k.scale == key.scale { return set(2, key, entry.layout) }
+        if let k = key3, k.range == key.range, k.scale == key.scale { return set(3, key, entry.layout) }
         set(next, key, entry.layout)
-        next = (next + 1) % 4
+        next = (next + 1) & 3
     }
 
     mutating func removeAll() {

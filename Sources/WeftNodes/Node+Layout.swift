@@ -239,7 +239,6 @@ extension Node {
         let scale = builder.grid.scale
         if let problem = inputs.styleProblem { throw problem.error }
         let (resolved, version) = (inputs.range, inputs.version)
-        let entry: LayoutCache.Entry
         builder.counters.specCalls += 1
         // The builder's spec arena, as a stack: this node's specs go on top and come off when it is laid out.
         let arena = builder.scratchSpecs
@@ -266,19 +265,28 @@ extension Node {
             // and not the node itself (detached: a layout that held the node would keep it alive forever).
             let layout = builder.finishFlattened(builder.layout(object: self, size: size, sublayout: specRef)).stored
             builder.rewind(to: mark)
-            entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout)
+            return store(LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout),
+                         noting: noting ? builder.passNotes : nil)
         case .none:
             builder.counters.measurements += 1
             let measured = try sizeThatFits(resolved.max)
             // (Through the grid: the builder's method was not inlined here, and copied the builder to call.)
             let size = builder.grid.sanitized(resolved.clamp(measured))
-            entry = LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil)
+            // (Stored from each branch: an entry made in either and stored after both was copied whole, where a
+            // leaf's, with no layout, is plain values.)
+            return store(LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil),
+                         noting: noting ? builder.passNotes : nil)
         }
+    }
+
+    /// Stores `entry` in the cache (a newer version may exist by now; the entry is then simply never looked up)
+    /// and, in a layout pass (`notes`), notes the node's reading; returns the entry.
+    @inline(__always)
+    private func store(_ entry: LayoutCache.Entry, noting notes: UnsafeMutableRawPointer?) -> LayoutCache.Entry {
         let state = guarded.lockedPointer()
-        // A newer version may exist by now; the entry is then simply never looked up.
         state.pointee.cache.store(entry)
         if entry.version > storedVersion.load(ordering: .relaxed) { storedVersion.store(entry.version, ordering: .releasing) }
-        unlockNoting(state, entry, in: noting ? builder.passNotes : nil)
+        unlockNoting(state, entry, in: notes)
         return entry
     }
 

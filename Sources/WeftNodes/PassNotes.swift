@@ -32,8 +32,13 @@ final class PassNotes {
         /// The node's identity, compared without retaining it (`node` keeps it alive while noted).
         let id: ObjectIdentifier
         let node: Node
-        let entry: LayoutCache.Entry
+        /// The entry, kept as its plain key and its layout: a field of a nested entry read in place copied the
+        /// whole entry (a retain and a release of its layout).
+        let key: LayoutCache.Key
+        let layout: StoredLayout?
         let managed: Bool
+
+        var entry: LayoutCache.Entry { LayoutCache.Entry(key, layout) }
         let subnodes: [Node]
     }
 
@@ -59,7 +64,10 @@ final class PassNotes {
         in notes: UnsafeMutableRawPointer, _ node: Node, _ entry: LayoutCache.Entry, managed: Bool, subnodes: [Node]
     ) {
         Unmanaged<PassNotes>.fromOpaque(notes)._withUnsafeGuaranteedRef { notes in
-            notes.notes.append(Note(id: ObjectIdentifier(node), node: node, entry: entry, managed: managed, subnodes: subnodes))
+            notes.notes.append(Note(
+                id: ObjectIdentifier(node), node: node,
+                key: LayoutCache.Key(range: entry.range, scale: entry.scale, version: entry.version, size: entry.size),
+                layout: entry.layout, managed: managed, subnodes: subnodes))
         }
     }
 
@@ -80,10 +88,10 @@ final class PassNotes {
         var latest = true
         while i >= 0 && i >= end - Self.recent {
             if notes[i].id == id {
-                let entry = notes[i].entry
-                if entry.version == version && entry.scale == scale && entry.range == range {
+                let key = notes[i].key
+                if key.version == version && key.scale == scale && key.range == range {
                     if !latest { notes.append(notes[i]) }
-                    return entry
+                    return LayoutCache.Entry(key, notes[i].layout)
                 }
                 latest = false
             }
@@ -125,9 +133,9 @@ final class PassNotes {
 
     // Note `index`'s parts, each read in place through the buffer (a note copied whole retains its node, layout
     // and subnodes; read through the array, a part of the entry copied the whole entry).
-    @inline(__always) func version(_ index: Int) -> UInt64 { inPlace(index) { $0.pointee.entry.version } }
-    @inline(__always) func layout(_ index: Int) -> StoredLayout? { inPlace(index) { $0.pointee.entry.layout } }
-    @inline(__always) func range(_ index: Int) -> SizeRange { inPlace(index) { $0.pointee.entry.range } }
+    @inline(__always) func version(_ index: Int) -> UInt64 { inPlace(index) { $0.pointee.key.version } }
+    @inline(__always) func layout(_ index: Int) -> StoredLayout? { inPlace(index) { $0.pointee.layout } }
+    @inline(__always) func range(_ index: Int) -> SizeRange { inPlace(index) { $0.pointee.key.range } }
     @inline(__always) func managed(_ index: Int) -> Bool { inPlace(index) { $0.pointee.managed } }
     @inline(__always) func subnodes(_ index: Int) -> [Node] { inPlace(index) { $0.pointee.subnodes } }
 
@@ -140,8 +148,7 @@ final class PassNotes {
     @inline(__always)
     func noteIndex(_ node: Node, size: Size, scale: Double) -> Int? {
         let id = ObjectIdentifier(node)
-        // Through the buffer: `notes[i].id` and `notes[i].entry.size` copied the note's entry (a retain and a
-        // release of its layout) to read one field.
+        // Through the buffer: `notes[i].id` copied the whole note (retains and releases) to read one field.
         return notes.withUnsafeBufferPointer { notes -> Int? in
             var found = notes.count - 1
             if mask == 0 {
@@ -159,7 +166,7 @@ final class PassNotes {
                 }
             }
             let note = notes.baseAddress.unsafelyUnwrapped + found
-            guard note.pointee.entry.size == size, note.pointee.entry.scale == scale else { return nil }
+            guard note.pointee.key.size == size, note.pointee.key.scale == scale else { return nil }
             return found
         }
     }
