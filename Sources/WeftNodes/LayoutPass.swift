@@ -115,17 +115,26 @@ public struct LayoutPass: Sendable {
             // (The sublayouts are read in place: a layout value made per sublayout, to read its object and then
             // its frame, cost two retains and releases of the storage each time.)
             if let layout {
-                let count = layout.sublayoutCount
-                if managed && count > 0 { children.reserveCapacity(count) }
                 // (A loop, not a closure: a closure that appends to `placed` captured the whole builder, copied in
                 // and out with a retain and a release of each of its references.)
-                for k in 0..<count {
+                for k in 0..<layout.sublayoutCount {
                     guard let child = layout.sublayoutObject(k) as? Node else { continue }
-                    if managed { children.append(child) }
                     placed.append(PlacedNode(node: ObjectIdentifier(child), update: here, child: Unmanaged.passUnretained(child), sublayout: k))
                 }
             }
             let end = placed.count
+            if managed && end > base {
+                // The subnodes-to-be, written once into an array of their exact count (appended one by one, each
+                // append was a uniqueness and capacity check through the runtime's generic array code).
+                children = placed.withUnsafeBufferPointer { placed in
+                    Array(unsafeUninitializedCapacity: end - base) { buffer, initialized in
+                        for p in base..<end {
+                            (buffer.baseAddress.unsafelyUnwrapped + initialized).initialize(to: placed[p].child.takeUnretainedValue())
+                            initialized += 1
+                        }
+                    }
+                }
+            }
             updates.append(Update(
                 node: node, version: version, layout: layout, size: size, range: range, parent: parent, frameInParent: frame,
                 subnodes: managed ? ManagedSubnodes(old: current, new: children, diff: HierarchyDiff(from: current, to: children)) : nil))
@@ -137,6 +146,15 @@ public struct LayoutPass: Sendable {
                 // entry its parent placed and its subnodes.
                 let size = frame.size
                 if let n = notes.noteIndex(child, size: size, scale: context.scale) {
+                    // A leaf (no layout of its own, no subnodes to manage): its update, with nothing below it to
+                    // visit. (Made here: a visit of its own passed and released its empty subnodes, and set up a
+                    // walk over nothing.)
+                    if notes.isLeaf(n) {
+                        updates.append(Update(
+                            node: child, version: notes.version(n), layout: nil, size: size, range: notes.range(n),
+                            parent: here, frameInParent: frame, subnodes: nil))
+                        continue
+                    }
                     // (Field by field: in a closure given the note in place, the call captured the whole builder.)
                     try visit(child, version: notes.version(n), layout: notes.layout(n), size: size, range: notes.range(n),
                               managed: notes.managed(n), current: notes.subnodes(n), parent: here, frame: frame)

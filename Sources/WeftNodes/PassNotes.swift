@@ -137,6 +137,8 @@ final class PassNotes {
     @inline(__always) func layout(_ index: Int) -> StoredLayout? { inPlace(index) { $0.pointee.layout } }
     @inline(__always) func range(_ index: Int) -> SizeRange { inPlace(index) { $0.pointee.key.range } }
     @inline(__always) func managed(_ index: Int) -> Bool { inPlace(index) { $0.pointee.managed } }
+    /// Whether note `index` is of a leaf: no layout of its own and no subnodes to manage.
+    @inline(__always) func isLeaf(_ index: Int) -> Bool { inPlace(index) { $0.pointee.layout == nil && !$0.pointee.managed } }
     @inline(__always) func subnodes(_ index: Int) -> [Node] { inPlace(index) { $0.pointee.subnodes } }
 
     @inline(__always)
