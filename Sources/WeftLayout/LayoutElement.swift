@@ -38,10 +38,13 @@ public protocol LayoutElement: SpecPart, Sendable {
     func checkedStyle() throws(LayoutError) -> LayoutStyle
 
     /// Calls `body` with the element's style if it can be laid out (``checkedStyle()``), where the element
-    /// keeps it if it can (a node: in its snapshot, not copied). Not generic: a generic requirement called
-    /// through an existential looked its result type's metadata up at run time, on every call. `body` MUST be quick and MUST NOT block,
-    /// change the element or call user code: a node's writers wait while it runs.
-    func withCheckedStyle(_ body: (borrowing LayoutStyle) -> Void) throws(LayoutError)
+    /// keeps it if it can (a node: in its snapshot, not copied), and with the style's ``LayoutStyle/fixedRange``
+    /// if the element keeps that resolved (nil: not kept, or none). Not generic: a generic requirement called
+    /// through an existential looked its result type's metadata up at run time, on every call. (A pointer, not
+    /// a borrowed style: a style read from where the element keeps it and passed borrowed was copied first.)
+    /// The pointer is valid only during the call. `body` MUST be quick and MUST NOT block, change the element or
+    /// call user code: a node's writers wait while it runs.
+    func withCheckedStyle(_ body: (_ style: UnsafePointer<LayoutStyle>, _ fixedRange: SizeRange?) -> Void) throws(LayoutError)
 
     /// Lays the element out for `range` and returns its layout's reference in `builder`.
     ///
@@ -66,8 +69,9 @@ extension LayoutElement {
         return style
     }
 
-    public func withCheckedStyle(_ body: (borrowing LayoutStyle) -> Void) throws(LayoutError) {
-        body(try checkedStyle())
+    public func withCheckedStyle(_ body: (_ style: UnsafePointer<LayoutStyle>, _ fixedRange: SizeRange?) -> Void) throws(LayoutError) {
+        let style = try checkedStyle()
+        withUnsafePointer(to: style) { body($0, nil) }
     }
 
     /// How error paths and pictures name this element: its kind, and its identifier in quotes if it has one.

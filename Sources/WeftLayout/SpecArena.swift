@@ -208,13 +208,15 @@ public final class SpecArena: @unchecked Sendable {
         return try elements[Int(child.elementIndex)].checkedStyle()
     }
 
-    /// Calls `body` with a child's style, read in place, if it can be laid out (``checkedStyle(of:)``).
+    /// Calls `body` with a child's style, read in place, if it can be laid out (``checkedStyle(of:)``), and its
+    /// fixed range where it is kept resolved (``LayoutElement/withCheckedStyle(_:)``).
     @inline(__always)
-    func withCheckedStyle(of child: SpecChild, _ body: (borrowing LayoutStyle) -> Void) throws(LayoutError) {
+    func withCheckedStyle(of child: SpecChild, _ body: (_ style: UnsafePointer<LayoutStyle>, _ fixedRange: SizeRange?) -> Void) throws(LayoutError) {
         if child.isSpec {
             let record = records[Int(child.specIndex)]
             try validateStyle(of: record)
-            styles.withUnsafeBufferPointer { body($0[Int(record.style)]) }
+            let fixed = fixedRanges[Int(record.style)]
+            styles.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + Int(record.style), fixed) }
         } else if child.isObject {
             try objects[Int(child.objectIndex)].withCheckedStyle(body)
         } else {

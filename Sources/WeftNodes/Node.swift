@@ -299,11 +299,12 @@ open class Node: LayoutObject, @unchecked Sendable {
         return placementSlots.read { slot in body((base + (slot == 0 ? first : second)).assumingMemoryBound(to: Placement.self)) }
     }
 
-    /// Where `State.inputs` (a pair of consecutive values) and the two placements lie in the state; nil if the
-    /// layout does not say (never for a stored property: the locked reads above are a fallback, not a path).
-    private static let slotOffsets: (inputs: Int?, placement0: Int?, placement1: Int?) = (
+    /// Where `State.inputs` (a pair of consecutive values) and the two placements lie in the state, and the style
+    /// in a snapshot; nil if the layout does not say (never for a stored property: the locked reads above, and the
+    /// copied style, are a fallback, not a path).
+    private static let slotOffsets: (inputs: Int?, placement0: Int?, placement1: Int?, style: Int?) = (
         pairOffset(\State.inputs, of: Snapshot.self), MemoryLayout<State>.offset(of: \State.placement0),
-        MemoryLayout<State>.offset(of: \State.placement1))
+        MemoryLayout<State>.offset(of: \State.placement1), MemoryLayout<Snapshot>.offset(of: \Snapshot.style))
 
     private static func pairOffset<T>(_ path: PartialKeyPath<State>, of: T.Type) -> Int? {
         guard let offset = MemoryLayout<State>.offset(of: path),
@@ -336,10 +337,15 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// `body` runs on the snapshot's style in place, while the snapshot is read (a writer waits meanwhile). `body`
     /// MUST only read the style: it must not block, change a node, or call code that may (a change of this node's
     /// inputs waits for this read to end, so made from `body` it would wait for itself, under the node's lock).
-    public func withCheckedStyle(_ body: (borrowing LayoutStyle) -> Void) throws(LayoutError) {
+    public func withCheckedStyle(_ body: (_ style: UnsafePointer<LayoutStyle>, _ fixedRange: SizeRange?) -> Void) throws(LayoutError) {
         let problem: StyleProblem? = readInputs { inputs in
             if let styleProblem = inputs.pointee.styleProblem { return styleProblem }
-            body(inputs.pointee.style)
+            // The style in place in the snapshot, and its range resolved when the snapshot was made.
+            if let offset = Self.slotOffsets.style {
+                body((UnsafeRawPointer(inputs) + offset).assumingMemoryBound(to: LayoutStyle.self), inputs.pointee.fixedRange)
+            } else {
+                withUnsafePointer(to: inputs.pointee.style) { body($0, inputs.pointee.fixedRange) }
+            }
             return nil
         }
         if let problem { throw problem.error }

@@ -99,8 +99,8 @@ struct StackPass {
                         ref: LayoutRef(0), size: .zero, flexGrow: 0, flexShrink: 0, flexBasis: .auto, alignment: alignItems,
                         spacingBefore: 0, spacingAfter: 0, stretchCrossMin: 0, stretchCrossMax: .infinity, ascender: 0,
                         descender: 0)
-                    try arena.withCheckedStyle(of: child) { style in
-                        item = Self.item(style, fixed: nil, alignItems: alignItems, direction: direction)
+                    try arena.withCheckedStyle(of: child) { style, fixed in
+                        item = Self.item(style.pointee, fixed: fixed, alignItems: alignItems, direction: direction)
                     }
                 }
             } catch {
