@@ -7,6 +7,13 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
     case points(Double)
     case fraction(Double)
 
+    /// Whether this is `.auto` (matched: inlined anywhere, where the synthesized `==` is a call).
+    @inlinable
+    public var isAuto: Bool {
+        if case .auto = self { return true }
+        return false
+    }
+
     /// Resolves this dimension against `parent`, using `autoValue` for `.auto`: how minimums, maximums and
     /// flexBasis resolve.
     ///

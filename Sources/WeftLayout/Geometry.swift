@@ -38,7 +38,10 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         self.init(x: x, y: y)
     }
 
-    public static let zero = Point(x: 0, y: 0)
+    /// (Computed: a stored `static let` is read through its lazy initializer's guard, in every default
+    /// argument that names it.)
+    @inlinable
+    public static var zero: Point { Point(x: 0, y: 0) }
 
     @inlinable
     public static func + (lhs: Point, rhs: Point) -> Point {

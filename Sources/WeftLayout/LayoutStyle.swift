@@ -25,6 +25,7 @@ public struct LayoutStyle: Hashable, Sendable {
     public var descender: Double
     public var layoutPosition: Point
 
+    @inlinable
     public init(
         width: Dimension = .auto, height: Dimension = .auto,
         minWidth: Dimension = .auto, maxWidth: Dimension = .auto,
@@ -80,16 +81,17 @@ public struct LayoutStyle: Hashable, Sendable {
     /// Whether this is the default style (checked field by field, the likeliest differences first).
     @inlinable
     public var isDefault: Bool {
-        hasAutoSize && flexGrow == 0 && flexShrink == 0 && flexBasis == .auto && alignSelf == .auto
-            && spacingBefore == 0 && spacingAfter == 0 && ascender == 0 && descender == 0
-            && layoutPosition == .zero
+        // (Cases matched, not compared with `==`: a synthesized `==` is not inlined into other modules, and a
+        // spec built there with a literal style then tested it at run time instead of at compile time.)
+        guard hasAutoSize, flexGrow == 0, flexShrink == 0, flexBasis.isAuto, case .auto = alignSelf else { return false }
+        return spacingBefore == 0 && spacingAfter == 0 && ascender == 0 && descender == 0
+            && layoutPosition.x == 0 && layoutPosition.y == 0
     }
 
     /// Whether this style changes nothing about sizing: all six size dimensions are `auto`.
     @inlinable
     public var hasAutoSize: Bool {
-        width == .auto && height == .auto && minWidth == .auto && maxWidth == .auto
-            && minHeight == .auto && maxHeight == .auto
+        width.isAuto && height.isAuto && minWidth.isAuto && maxWidth.isAuto && minHeight.isAuto && maxHeight.isAuto
     }
 
     /// The size range this style allows, given the parent's size (NaN where the parent's size is undefined).

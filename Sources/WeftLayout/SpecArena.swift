@@ -98,6 +98,7 @@ public final class SpecArena: @unchecked Sendable {
     }
 
     /// Appends a spec with one child.
+    @inlinable
     func append(_ kind: SpecKind, style: LayoutStyle, identifier: String?, child: some SpecPart) -> Int32 {
         let base = scratch.count
         scratch.append(child.specChild(in: self))
@@ -113,26 +114,42 @@ public final class SpecArena: @unchecked Sendable {
     }
 
     /// Appends a spec whose children are the scratch references from `base` on (popping them).
-    @usableFromInline
+    ///
+    /// Inlined where the spec is built: a style written out there (the default argument `LayoutStyle()`, or
+    /// one with a few literal fields) is then known default or not at compile time, not tested field by field.
+    @inlinable @inline(__always)
     func appendRecord(_ kind: SpecKind, style: LayoutStyle, identifier: String?, scratchFrom base: Int) -> Int32 {
+        style.isDefault
+            ? appendRecord(kind, identifier: identifier, scratchFrom: base)
+            : appendRecord(kind, styled: style, identifier: identifier, scratchFrom: base)
+    }
+
+    /// ``appendRecord(_:style:identifier:scratchFrom:)`` for the default style.
+    @usableFromInline
+    func appendRecord(_ kind: SpecKind, identifier: String?, scratchFrom base: Int) -> Int32 {
         var record = SpecRecord(kind: kind)
         let count = scratch.count - base
         record.childStart = Int32(truncatingIfNeeded: children.count)
         record.childCount = Int32(truncatingIfNeeded: count)
         for i in base..<scratch.count { children.append(scratch[i]) }
         scratch.truncate(to: base)
-        if !style.isDefault {
-            record.style = Int32(truncatingIfNeeded: styles.count)
-            styles.append(style)
-            styleProblems.append(style.isPlausible ? nil : style.problem.map { StyleProblem(property: $0.property, reason: $0.reason) })
-            fixedRanges.append(style.fixedRange)
-        }
         if let identifier {
             record.identifier = Int32(truncatingIfNeeded: identifiers.count)
             identifiers.append(identifier)
         }
         records.append(record)
         return Int32(truncatingIfNeeded: records.count - 1)
+    }
+
+    /// ``appendRecord(_:style:identifier:scratchFrom:)`` for a style that is not the default one.
+    @usableFromInline
+    func appendRecord(_ kind: SpecKind, styled style: LayoutStyle, identifier: String?, scratchFrom base: Int) -> Int32 {
+        let index = appendRecord(kind, identifier: identifier, scratchFrom: base)
+        records[Int(index)].style = Int32(truncatingIfNeeded: styles.count)
+        styles.append(style)
+        styleProblems.append(style.isPlausible ? nil : style.problem.map { StyleProblem(property: $0.property, reason: $0.reason) })
+        fixedRanges.append(style.fixedRange)
+        return index
     }
 
     /// Adds an element that is not a spec of this arena; returns its reference.

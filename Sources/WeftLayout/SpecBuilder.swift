@@ -88,6 +88,7 @@ public struct SpecBuilder {
     }
 
     /// Insets (``InsetSpec``).
+    @inlinable
     public func inset(
         _ insets: EdgeInsets, _ child: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
@@ -154,13 +155,15 @@ public struct SpecBuilder {
     }
 
     /// An empty spec taking its range's minimum: with flexGrow, a spacer in a stack (``Spacer``).
+    @inlinable
     public func spacer(style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
-        SpecRef(arena.append(.spacer, style: style, identifier: identifier, parts: []))
+        SpecRef(arena.appendRecord(.spacer, style: style, identifier: identifier, scratchFrom: arena.scratch.count))
     }
 
     /// A leaf of an optional intrinsic size (``Box``).
+    @inlinable
     public func box(size: Size? = nil, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
-        SpecRef(arena.append(.box(size), style: style, identifier: identifier, parts: []))
+        SpecRef(arena.appendRecord(.box(size), style: style, identifier: identifier, scratchFrom: arena.scratch.count))
     }
 }
 
