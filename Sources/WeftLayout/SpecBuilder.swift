@@ -61,10 +61,9 @@ public struct SpecBuilder {
         let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
         let arena = self.arena
         let base = arena.scratch.count
-        for child in repeat each children {
-            let ref = child.specChild(in: arena)
-            arena.scratch.append(ref)
-        }
+        // (An expansion, not `for child in repeat each children`: the loop copied and destroyed each child
+        // through the runtime's value witnesses.)
+        repeat arena.scratch.append((each children).specChild(in: arena))
         return SpecRef(arena.appendRecord(
             .stack(aligned, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, scratchFrom: base))
     }
