@@ -347,26 +347,35 @@ extension LayoutBuilder {
     /// the node itself: the root's entry does not hold the root's element (a node caching a layout that held
     /// it would keep itself alive forever); the layout returned has the root's element attached
     /// (``Layout/attaching(_:)``), and ``Layout/detached`` drops it (a node's cache keeps the ``StoredLayout``).
-    public func finishFlattened(_ root: LayoutRef) -> Layout {
-        // Count the nodes below the root first, so that the storage is the only allocation. (The walks are
-        // methods with explicit arguments: as nested functions capturing `next` and `arena`, every call paid
-        // for dynamic exclusivity checks.)
-        let storage = records.withUnsafeBufferPointer { source in
-            edges.withUnsafeBufferPointer { edges in
-                let nodeCount = Self.countNodes(root.index, source, edges)
-                let storage = LayoutStorage.make(count: nodeCount + 1, scale: grid.scale)
+    public mutating func finishFlattened(_ root: LayoutRef) -> Layout {
+        // One walk collects the nodes below the root, in spec order, with their exact positions in the root's
+        // coordinates; then the storage, of exactly their count (the only allocation), is written in one loop.
+        // (The walk is a static method with explicit arguments: as a nested function capturing the list, every
+        // call paid for dynamic exclusivity checks. A count first and a second walk to place cost a third more.)
+        finishOrder.removeAll()
+        records.withUnsafeBufferPointer { source in
+            edges.withUnsafeBufferPointer { edges in Self.collectNodes(root.index, .zero, source, edges, &finishOrder) }
+        }
+        let nodeCount = finishOrder.count
+        let storage = LayoutStorage.make(count: nodeCount + 1, scale: grid.scale)
+        records.withUnsafeBufferPointer { source in
+            finishOrder.withUnsafeBufferPointer { nodes in
                 storage.withUnsafeMutablePointers { header, out in
-                    let r = source[Int(root.index)]
                     out.initialize(to: LayoutStorage.Record(
-                        element: .detached, size: r.size, position: .zero, firstChild: 1,
+                        element: .detached, size: source[Int(root.index)].size, position: .zero, firstChild: 1,
                         childCount: Int32(truncatingIfNeeded: nodeCount)))
-                    var next = 1
                     var arena: SpecArena?
-                    placeNodes(root.index, .zero, source, edges, out, &next, &arena)
-                    header.pointee.count = next
+                    for k in 0..<nodeCount {
+                        let c = source[Int(nodes[k].record)]
+                        let position = nodes[k].exact
+                        (out + 1 + k).initialize(to: LayoutStorage.Record(
+                            element: storedElement(c.source, arena: &arena), size: c.size,
+                            position: Point(x: grid.ceil(position.x), y: grid.ceil(position.y)),
+                            firstChild: 0, childCount: 0))
+                    }
+                    header.pointee.count = nodeCount + 1
                     header.pointee.arena = arena
                 }
-                return storage
             }
         }
         let root = records[Int(root.index)].source
@@ -374,22 +383,11 @@ extension LayoutBuilder {
         return Layout(storage: storage, index: 0)
     }
 
-    /// The number of nodes below record `index`, not looking into nodes.
-    private static func countNodes(_ index: Int32, _ source: UnsafeBufferPointer<Record>, _ edges: UnsafeBufferPointer<Int32>) -> Int {
-        let r = source[Int(index)]
-        var count = 0
-        for e in 0..<Int(r.edgeCount) {
-            let child = edges[Int(r.edgeStart) + e]
-            count += source[Int(child)].isNode ? 1 : countNodes(child, source, edges)
-        }
-        return count
-    }
-
-    /// Writes the nodes below record `index` from `out + next` on, in spec order, at their exact positions in
-    /// the root's coordinates (`origin` is the record's), rounded.
-    private func placeNodes(
+    /// Appends the nodes below record `index` to `nodes`, in spec order, each with its exact position in the
+    /// root's coordinates (`origin` is the record's), not looking into nodes.
+    private static func collectNodes(
         _ index: Int32, _ origin: Point, _ source: UnsafeBufferPointer<Record>, _ edges: UnsafeBufferPointer<Int32>,
-        _ out: UnsafeMutablePointer<LayoutStorage.Record>, _ next: inout Int, _ arena: inout SpecArena?
+        _ nodes: inout ScratchArray<FinishEntry>
     ) {
         let parent = source[Int(index)]
         for e in 0..<Int(parent.edgeCount) {
@@ -397,13 +395,9 @@ extension LayoutBuilder {
             let c = source[Int(child)]
             let position = origin + c.position
             if c.isNode {
-                (out + next).initialize(to: LayoutStorage.Record(
-                    element: storedElement(c.source, arena: &arena), size: c.size,
-                    position: Point(x: grid.ceil(position.x), y: grid.ceil(position.y)),
-                    firstChild: 0, childCount: 0))
-                next += 1
+                nodes.append(FinishEntry(record: child, exact: position, rounded: .zero, relative: .zero))
             } else {
-                placeNodes(child, position, source, edges, out, &next, &arena)
+                collectNodes(child, position, source, edges, &nodes)
             }
         }
     }
