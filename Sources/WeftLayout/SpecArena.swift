@@ -195,6 +195,7 @@ public final class SpecArena: @unchecked Sendable {
 
     /// `range` narrowed by `record`'s style (``LayoutStyle/narrowed(_:parentSize:)``); the default style only
     /// turns an inverted axis into its minimum.
+    @inline(__always)
     func narrowed(_ record: SpecRecord, _ range: SizeRange, parentSize: Size) -> SizeRange {
         if record.style == 0 { return range.withinUnconstrained }
         if let fixed = fixedRanges[Int(record.style)] { return range.intersection(fixed) }
@@ -207,9 +208,16 @@ public final class SpecArena: @unchecked Sendable {
         child.isSpec && records[Int(child.specIndex)].style == 0
     }
 
-    /// Throws the problem of `record`'s style, if it has one, at `style.<property>`.
+    /// Throws the problem of `record`'s style, if it has one, at `style.<property>`. (Inlined: the default style,
+    /// the common case, is one compare; a call each time cost more than the check.)
+    @inline(__always)
     func validateStyle(of record: SpecRecord) throws(LayoutError) {
-        guard record.style != 0, let problem = styleProblems[Int(record.style)] else { return }
+        guard record.style != 0 else { return }
+        try validateStoredStyle(record.style)
+    }
+
+    private func validateStoredStyle(_ style: Int32) throws(LayoutError) {
+        guard let problem = styleProblems[Int(style)] else { return }
         throw LayoutError(problem.reason, path: "style.\(problem.property)")
     }
 

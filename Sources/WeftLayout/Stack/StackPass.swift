@@ -92,7 +92,8 @@ struct StackPass {
                     try arena.validateStyle(of: record)
                     let fixed = arena.fixedRanges[Int(record.style)]
                     item = arena.styles.withUnsafeBufferPointer { styles in
-                        Self.item(styles[Int(record.style)], fixed: fixed, alignItems: alignItems, direction: direction)
+                        Self.item(styles.baseAddress.unsafelyUnwrapped + Int(record.style), fixed: fixed, alignItems: alignItems,
+                                  direction: direction)
                     }
                 } else {
                     item = StackItem(
@@ -100,7 +101,7 @@ struct StackPass {
                         spacingBefore: 0, spacingAfter: 0, stretchCrossMin: 0, stretchCrossMax: .infinity, ascender: 0,
                         descender: 0)
                     try arena.withCheckedStyle(of: child) { style, fixed in
-                        item = Self.item(style.pointee, fixed: fixed, alignItems: alignItems, direction: direction)
+                        item = Self.item(style, fixed: fixed, alignItems: alignItems, direction: direction)
                     }
                 }
             } catch {
@@ -119,25 +120,24 @@ struct StackPass {
     }
 
     /// The item for a child of `style` (checked), whose own range where the parent's size does not matter is
-    /// `fixed` if known.
+    /// `fixed` if known. (The style by pointer, its fields read in place: passed borrowed from where its holder
+    /// keeps it, it was copied whole first, through memcpy.)
     @inline(__always)
-    static func item(_ style: borrowing LayoutStyle, fixed: SizeRange?, alignItems: AlignItems, direction: StackDirection) -> StackItem {
-        let alignment = Self.alignment(style.alignSelf, alignItems)
+    static func item(_ style: UnsafePointer<LayoutStyle>, fixed: SizeRange?, alignItems: AlignItems, direction: StackDirection) -> StackItem {
+        let alignment = Self.alignment(style.pointee.alignSelf, alignItems)
         var stretchMin = 0.0
         var stretchMax = Double.infinity
-        // (Nested, not `&&`: an operator's autoclosure may not capture the borrowed style.)
-        let sized = !style.hasAutoSize
-        if alignment == .stretch, sized {
+        if alignment == .stretch, !style.pointee.hasAutoSize {
             // Resolved against an undefined parent: a fixed range, where the style has one, is that range.
             let own: SizeRange
-            if let fixed { own = fixed } else { own = style.resolvedRange(parentSize: Size(width: .nan, height: .nan)) }
+            if let fixed { own = fixed } else { own = style.pointee.resolvedRange(parentSize: Size(width: .nan, height: .nan)) }
             stretchMin = own.min.cross(direction)
             stretchMax = own.max.cross(direction)
         }
         return StackItem(
-            ref: LayoutRef(0), size: .zero, flexGrow: style.flexGrow, flexShrink: style.flexShrink,
-            flexBasis: style.flexBasis, alignment: alignment,
-            spacingBefore: style.spacingBefore, spacingAfter: style.spacingAfter,
+            ref: LayoutRef(0), size: .zero, flexGrow: style.pointee.flexGrow, flexShrink: style.pointee.flexShrink,
+            flexBasis: style.pointee.flexBasis, alignment: alignment,
+            spacingBefore: style.pointee.spacingBefore, spacingAfter: style.pointee.spacingAfter,
             stretchCrossMin: stretchMin, stretchCrossMax: stretchMax, ascender: 0, descender: 0)
     }
 
