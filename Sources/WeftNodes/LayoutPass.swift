@@ -191,10 +191,15 @@ public struct LayoutPass: Sendable {
                     }
                 }
             } else {
+                // The same pair as the scan above, whatever the nodes' addresses: of the nodes placed more than
+                // once, the one whose second placement comes first, with its first placement. (The first equal
+                // neighbours in address order named whichever duplicated node the allocator put lowest.)
                 let order = placed.indices.sorted { (placed[$0].node, $0) < (placed[$1].node, $1) }
                 for k in 1..<order.count where placed[order[k]].node == placed[order[k - 1]].node {
+                    // Only a node's first two placements (its run in `order` is sorted by placement).
+                    if k >= 2 && placed[order[k - 2]].node == placed[order[k]].node { continue }
+                    if let (_, second) = duplicate, second < order[k] { continue }
                     duplicate = (order[k - 1], order[k])
-                    break
                 }
             }
             if let (a, b) = duplicate {

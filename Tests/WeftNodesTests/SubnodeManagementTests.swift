@@ -209,6 +209,27 @@ struct SubnodeManagementTests {
         }
     }
 
+    @Test("In a large layout with several nodes placed twice, the error names the one placed twice first")
+    func earliestDuplicateNamed() throws {
+        // Over 32 placements the pass finds duplicates by sorting node identities; which one it names must not
+        // depend on the nodes' addresses: it is the node whose second placement comes first, as in a small layout.
+        let fillers = (0..<40).map { CountingLeaf("f\($0)", size: Size(1, 1)) }
+        let a = CountingLeaf("a", size: Size(2, 2))
+        let b = CountingLeaf("b", size: Size(2, 2))
+        // Each order once, so that in one of them the node to name lies higher in memory than the other.
+        for (x, y) in [(a, b), (b, a)] {
+            // x at 0 and 2, y at 1 and 3: x's second placement comes first.
+            let children: [any LayoutElement] = [x, y, x, y] + fillers
+            let root = ComposedNode("root") { _ in StackSpec.horizontal(children: children) }
+            #expect(throws: HierarchyError.nodeInTwoPlaces(
+                node: x.displayName,
+                first: "the layout of ComposedNode \"root\" at layoutSpec.children[0]",
+                second: "the layout of ComposedNode \"root\" at layoutSpec.children[2]")) {
+                try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(1000, 100)))
+            }
+        }
+    }
+
     @Test("A layout computed for an old version is never applied over a newer one")
     func staleLayoutDropped() throws {
         let scene = Scene(["a", "b"], initial: ["a"])
