@@ -58,7 +58,7 @@ struct LayoutCache {
     }
 
     mutating func store(_ entry: Entry) {
-        let key = Key(range: entry.range, scale: entry.scale, version: entry.version, size: entry.size)
+        let key = entry.key
         // An entry for the same range and scale is replaced in place. (Each slot compared in place, as in
         // `lookup`: a loop over the slots copied each optional key out through a switch.)
         if let k = key0, k.range == key.range, k.scale == key.scale { return set(0, key, entry.layout) }
@@ -98,4 +98,8 @@ extension LayoutCache.Entry {
     init(_ key: LayoutCache.Key, _ layout: StoredLayout?) {
         self.init(range: key.range, scale: key.scale, version: key.version, size: key.size, layout: layout)
     }
+
+    /// What the entry is looked up by, and its size (its plain values, without the layout).
+    @inline(__always)
+    var key: LayoutCache.Key { LayoutCache.Key(range: range, scale: scale, version: version, size: size) }
 }

@@ -37,9 +37,9 @@ final class PassNotes {
         let key: LayoutCache.Key
         let layout: StoredLayout?
         let managed: Bool
+        let subnodes: [Node]
 
         var entry: LayoutCache.Entry { LayoutCache.Entry(key, layout) }
-        let subnodes: [Node]
     }
 
     // Unchecked: one thread at a time owns the notes, and no access overlaps another.
@@ -65,9 +65,8 @@ final class PassNotes {
     ) {
         Unmanaged<PassNotes>.fromOpaque(notes)._withUnsafeGuaranteedRef { notes in
             notes.notes.append(Note(
-                id: ObjectIdentifier(node), node: node,
-                key: LayoutCache.Key(range: entry.range, scale: entry.scale, version: entry.version, size: entry.size),
-                layout: entry.layout, managed: managed, subnodes: subnodes))
+                id: ObjectIdentifier(node), node: node, key: entry.key, layout: entry.layout, managed: managed,
+                subnodes: subnodes))
         }
     }
 
