@@ -70,7 +70,7 @@ extension Node {
     /// The version, then (see `lookup`) from the snapshot: the context, `range` as a root (the parent size is the
     /// range's max) narrowed by the style, and the style's problem.
     @inline(__always)
-    private func rootInputs(_ range: SizeRange) -> (version: UInt64, context: LayoutContext, narrowed: SizeRange, problem: StyleProblem?) {
+    private func rootInputs(_ range: SizeRange) -> (version: UInt64, context: LayoutContext, narrowed: SizeRange, problem: StyleError?) {
         let version = currentVersion.load(ordering: .acquiring)
         let (context, narrowed, problem) = readInputs { inputs in
             (inputs.pointee.context, Snapshot.narrowed(inputs, range, parentSize: range.max), inputs.pointee.styleProblem)
@@ -99,7 +99,7 @@ extension Node {
     /// a snapshot before it bumps the version, so the inputs are then at least as new as the version (an older
     /// version only makes an entry that is never used), never older (an old style's entry under the new version).
     @inline(__always)
-    func lookup(_ narrowed: SizeRange, problem: StyleProblem?, scale: Double, version: UInt64) -> CacheLookup {
+    func lookup(_ narrowed: SizeRange, problem: StyleError?, scale: Double, version: UInt64) -> CacheLookup {
         if storedNothing(of: version) {
             return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
         }
@@ -112,7 +112,7 @@ extension Node {
     /// under the node's lock.
     @inline(__always)
     private static func cachedOrInputs(
-        _ state: UnsafeMutablePointer<State>, _ narrowed: SizeRange, problem: StyleProblem?, scale: Double, version: UInt64
+        _ state: UnsafeMutablePointer<State>, _ narrowed: SizeRange, problem: StyleError?, scale: Double, version: UInt64
     ) -> CacheLookup {
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) { return .hit(hit) }
         return .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem))
@@ -308,11 +308,12 @@ extension Node {
 struct LayoutInputs {
     let range: SizeRange
     let version: UInt64
-    let styleProblem: StyleProblem?
+    let styleProblem: StyleError?
 }
 
-/// A style's problem, boxed: nil (the common case) is one word to copy, where a `LayoutError?` was five.
-final class StyleProblem: Sendable {
+/// The error of a style that cannot be laid out, boxed: nil (the common case) is one word to copy, where a
+/// `LayoutError?` was five. (Not WeftLayout's `StyleProblem`, a spec arena's record of the same thing as text.)
+final class StyleError: Sendable {
     let error: LayoutError
 
     init(_ error: LayoutError) {

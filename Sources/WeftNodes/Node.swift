@@ -151,7 +151,7 @@ open class Node: LayoutObject, @unchecked Sendable {
         // change makes, took the C library's copy loop for blocks over 256 bytes, twice the instructions.)
         let style: LayoutStyle
         /// What is wrong with `style` (checked once, when the snapshot is made), or nil.
-        let styleProblem: StyleProblem?
+        let styleProblem: StyleError?
         /// `style`'s ``LayoutStyle/fixedRange`` (resolved once, when the snapshot is made), or nil.
         let fixedRange: SizeRange?
         let automaticallyManagesSubnodes: Bool
@@ -164,7 +164,7 @@ open class Node: LayoutObject, @unchecked Sendable {
                 try style.validate()
                 styleProblem = nil
             } catch {
-                styleProblem = StyleProblem(error)
+                styleProblem = StyleError(error)
             }
             fixedRange = style.fixedRange
             self.automaticallyManagesSubnodes = automaticallyManagesSubnodes
@@ -338,7 +338,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// MUST only read the style: it must not block, change a node, or call code that may (a change of this node's
     /// inputs waits for this read to end, so made from `body` it would wait for itself, under the node's lock).
     public func withCheckedStyle(_ body: (_ style: UnsafePointer<LayoutStyle>, _ fixedRange: SizeRange?) -> Void) throws(LayoutError) {
-        let problem: StyleProblem? = readInputs { inputs in
+        let problem: StyleError? = readInputs { inputs in
             if let styleProblem = inputs.pointee.styleProblem { return styleProblem }
             // The style in place in the snapshot, and its range resolved when the snapshot was made.
             if let offset = Self.slotOffsets.style {
