@@ -113,7 +113,17 @@ public struct LayoutBuilder: ~Copyable {
         }
     }
 
-    var specStack: SpecArena?
+    /// ``scratchSpecs``, unretained (this builder holds it): for a caller that uses it only while the builder
+    /// lives and keeps it (a node laying out its spec: a retained arena was a retain and a release per node).
+    @inlinable
+    package mutating func unretainedScratchSpecs() -> Unmanaged<SpecArena> {
+        if let arena = specStack { return Unmanaged.passUnretained(arena) }
+        let arena = SpecArena()
+        specStack = arena
+        return Unmanaged.passUnretained(arena)
+    }
+
+    @usableFromInline var specStack: SpecArena?
     /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
     /// and publish the counts once per computation instead of once per event).
     public var counters = LayoutCounters()

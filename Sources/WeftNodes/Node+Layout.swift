@@ -241,7 +241,15 @@ extension Node {
         let (resolved, version) = (inputs.range, inputs.version)
         builder.counters.specCalls += 1
         // The builder's spec arena, as a stack: this node's specs go on top and come off when it is laid out.
-        let arena = builder.scratchSpecs
+        return try computeLayout(resolved, version: version, scale: scale, arena: builder.unretainedScratchSpecs().takeUnretainedValue(),
+                                 in: &builder, noting: noting)
+    }
+
+    /// ``computeLayout(_:parentSize:inputs:in:noting:)`` once the inputs are checked, with the builder's spec
+    /// `arena` (borrowed: the builder holds it).
+    private func computeLayout(
+        _ resolved: SizeRange, version: UInt64, scale: Double, arena: SpecArena, in builder: inout LayoutBuilder, noting: Bool
+    ) throws(LayoutError) -> LayoutCache.Entry {
         let specMark = arena.mark
         defer { arena.rewind(to: specMark) }
         var specs = SpecBuilder(arena: arena)

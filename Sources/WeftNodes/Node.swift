@@ -302,10 +302,14 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// Where `State.inputs` (a pair of consecutive values) and the two placements lie in the state, and the style
     /// in a snapshot; nil if the layout does not say (never for a stored property: the locked reads above, and the
     /// copied style, are a fallback, not a path).
-    private static let slotOffsets: (inputs: Int?, placement0: Int?, placement1: Int?, style: Int?) = (
-        pairOffset(\State.inputs, of: Snapshot.self), MemoryLayout<State>.offset(of: \State.placement0),
-        MemoryLayout<State>.offset(of: \State.placement1), MemoryLayout<Snapshot>.offset(of: \Snapshot.style))
+    private static var slotOffsets: (inputs: Int?, placement0: Int?, placement1: Int?, style: Int?) {
+        @inline(__always) get {
+            (pairOffset(\State.inputs, of: Snapshot.self), MemoryLayout<State>.offset(of: \State.placement0),
+             MemoryLayout<State>.offset(of: \State.placement1), MemoryLayout<Snapshot>.offset(of: \Snapshot.style))
+        }
+    }
 
+    @inline(__always)
     private static func pairOffset<T>(_ path: PartialKeyPath<State>, of: T.Type) -> Int? {
         guard let offset = MemoryLayout<State>.offset(of: path),
               MemoryLayout<(T, T)>.size == MemoryLayout<T>.stride + MemoryLayout<T>.size
