@@ -117,9 +117,13 @@ public struct LayoutPass: Sendable {
             if let layout {
                 // (A loop, not a closure: a closure that appends to `placed` captured the whole builder, copied in
                 // and out with a retain and a release of each of its references.)
+                // (Each object read unretained, by address: read out of the layout's element enum, it was copied
+                // with the whole enum through its value witness.)
                 for k in 0..<layout.sublayoutCount {
-                    guard let child = layout.sublayoutObject(k) as? Node else { continue }
-                    placed.append(PlacedNode(node: ObjectIdentifier(child), update: here, child: Unmanaged.passUnretained(child), sublayout: k))
+                    guard let object = layout.unretainedSublayoutObject(k),
+                          object._withUnsafeGuaranteedRef({ $0 is Node }) else { continue }
+                    let child = Unmanaged<Node>.fromOpaque(object.toOpaque())
+                    placed.append(PlacedNode(node: ObjectIdentifier(child.takeUnretainedValue()), update: here, child: child, sublayout: k))
                 }
             }
             let end = placed.count
