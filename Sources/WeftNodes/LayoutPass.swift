@@ -144,26 +144,29 @@ public struct LayoutPass: Sendable {
                 subnodes: managed ? ManagedSubnodes(old: current, new: children, diff: HierarchyDiff(from: current, to: children)) : nil))
             guard let layout, end > base else { return }
             for p in base..<end {
-                let child = placed[p].child.takeUnretainedValue()
+                let unretained = placed[p].child
                 let frame = layout.sublayoutFrame(placed[p].sublayout)
                 // The child's reading when its parent laid it out (read in place), or one read of it now: the
                 // entry its parent placed and its subnodes.
                 let size = frame.size
-                if let n = notes.noteIndex(child, size: size, scale: context.scale) {
+                if let n = notes.noteIndex(placed[p].node, size: size, scale: context.scale) {
                     // A leaf (no layout of its own, no subnodes to manage): its update, with nothing below it to
                     // visit. (Made here: a visit of its own passed and released its empty subnodes, and set up a
-                    // walk over nothing.)
+                    // walk over nothing.) The update takes the note's reference to the node.
                     if notes.isLeaf(n) {
                         updates.append(Update(
-                            node: child, version: notes.version(n), layout: nil, size: size, range: notes.range(n),
-                            parent: here, frameInParent: frame, subnodes: nil))
+                            node: notes.takeNode(n) ?? unretained.takeUnretainedValue(), version: notes.version(n),
+                            layout: nil, size: size, range: notes.range(n), parent: here, frameInParent: frame,
+                            subnodes: nil))
                         continue
                     }
+                    let child = unretained.takeUnretainedValue()
                     // (Field by field: in a closure given the note in place, the call captured the whole builder.)
                     try visit(child, version: notes.version(n), layout: notes.layout(n), size: size, range: notes.range(n),
                               managed: notes.managed(n), current: notes.subnodes(n), parent: here, frame: frame)
                     continue
                 }
+                let child = unretained.takeUnretainedValue()
                 let found = child.applyingReading(size: size, scale: context.scale)
                 let childEntry: LayoutCache.Entry
                 if let cached = found.entry {

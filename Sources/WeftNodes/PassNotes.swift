@@ -31,7 +31,8 @@ final class PassNotes {
     struct Note {
         /// The node's identity, compared without retaining it (`node` keeps it alive while noted).
         let id: ObjectIdentifier
-        let node: Node
+        /// The node, held while noted; moved out to the pass's update of a placed leaf (``takeNode(_:)``).
+        var node: Node?
         /// The entry, kept as its plain key and its layout: a field of a nested entry read in place copied the
         /// whole entry (a retain and a release of its layout).
         let key: LayoutCache.Key
@@ -140,6 +141,16 @@ final class PassNotes {
     @inline(__always) func isLeaf(_ index: Int) -> Bool { inPlace(index) { $0.pointee.layout == nil && !$0.pointee.managed } }
     @inline(__always) func subnodes(_ index: Int) -> [Node] { inPlace(index) { $0.pointee.subnodes } }
 
+    /// Note `index`'s node, moved out of the note (which then no longer holds it), or nil if it was moved out
+    /// already: the pass's update takes over the note's reference (a retain here and a release when the notes
+    /// are cleared, per leaf, otherwise).
+    @inline(__always)
+    func takeNode(_ index: Int) -> Node? {
+        notes.withUnsafeBufferPointer { notes in
+            UnsafeMutablePointer(mutating: notes.baseAddress.unsafelyUnwrapped + index).pointee.node.take()
+        }
+    }
+
     @inline(__always)
     private func inPlace<R>(_ index: Int, _ read: (UnsafePointer<Note>) -> R) -> R {
         notes.withUnsafeBufferPointer { read($0.baseAddress.unsafelyUnwrapped + index) }
@@ -148,7 +159,12 @@ final class PassNotes {
     /// The index of `node`'s latest note, if its entry is of `size` at `scale` (``reading(_:size:scale:)``).
     @inline(__always)
     func noteIndex(_ node: Node, size: Size, scale: Double) -> Int? {
-        let id = ObjectIdentifier(node)
+        noteIndex(ObjectIdentifier(node), size: size, scale: scale)
+    }
+
+    /// ``noteIndex(_:size:scale:)`` by the node's identity.
+    @inline(__always)
+    func noteIndex(_ id: ObjectIdentifier, size: Size, scale: Double) -> Int? {
         // Through the buffer: `notes[i].id` copied the whole note (retains and releases) to read one field.
         return notes.withUnsafeBufferPointer { notes -> Int? in
             var found = notes.count - 1
