@@ -202,22 +202,23 @@ extension Node {
     }
 
     func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
-        // The node's inputs from its snapshot (no lock), then the entry: in a layout pass, one this pass noted
-        // moments ago (a stack measuring a child twice); none stored of the current version, a known miss (no
-        // lock); else one read of the cache under the lock.
+        // The node's inputs from its snapshot (no lock), then the entry: none stored of the current version, a
+        // known miss (no lock, and no note to look for: a pass notes an entry when it stores it); in a layout
+        // pass, one this pass noted moments ago (a stack measuring a child twice); else one read of the cache
+        // under the lock.
         // (In place, not through `CacheLookup`: an enum with a layout in one case and an error in the other is
         // copied by the runtime's value witnesses, several hundred instructions per child.)
         let scale = builder.grid.scale
         // The version first (see `lookup`).
         let version = currentVersion.load(ordering: .acquiring)
         let (narrowed, problem) = readInputs { inputs in (Snapshot.narrowed(inputs, range, parentSize: parentSize), inputs.pointee.styleProblem) }
-        if let notes = builder.passNotes, let noted = PassNotes.recentEntry(in: notes, self, narrowed, scale: scale, version: version) {
-            builder.counters.cacheHits += 1
-            return noted
-        }
         if storedNothing(of: version) {
             let inputs = LayoutInputs(range: narrowed, version: version, styleProblem: problem)
             return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
+        }
+        if let notes = builder.passNotes, let noted = PassNotes.recentEntry(in: notes, self, narrowed, scale: scale, version: version) {
+            builder.counters.cacheHits += 1
+            return noted
         }
         let state = guarded.lockedPointer()
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) {
