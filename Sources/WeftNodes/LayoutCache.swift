@@ -57,7 +57,7 @@ struct LayoutCache {
         return nil
     }
 
-    mutating func store(_ entry: Entry) {
+    mutating func store(_ entry: consuming Entry) {
         let key = entry.key
         // An entry for the same range and scale is replaced in place. (Each slot compared in place, as in
         // `lookup`: a loop over the slots copied each optional key out through a switch.)

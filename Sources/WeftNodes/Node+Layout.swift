@@ -5,9 +5,9 @@ extension Node {
     /// layout is taken from its cache or computed (its spec laid out, or the leaf measured), and the parent
     /// gets one layout of the node's size. MAY run on any thread.
     public func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        let entry = try cachedOrComputedLayout(range, parentSize: parentSize, in: &builder)
+        let size = try cachedOrComputedSize(range, parentSize: parentSize, in: &builder)
         // (An entry's size is on the grid of the builder's scale: entries are looked up by scale.)
-        return builder.leaf(node: self, roundedSize: entry.size)
+        return builder.leaf(node: self, roundedSize: size)
     }
 
     /// The node's own layout for `range`: the node at the root and, as its sublayouts, the nodes of its
@@ -198,10 +198,12 @@ extension Node {
         }
         let (managed, subnodes) = Self.walkReading(state)
         guarded.unlock()
-        PassNotes.note(in: notes, self, entry, managed: managed, subnodes: subnodes)
+        PassNotes.note(in: notes, self, key: entry.key, layout: entry.layout, managed: managed, subnodes: subnodes)
     }
 
-    func cachedOrComputedLayout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutCache.Entry {
+    /// The size of the node's entry for `range` in a parent of `parentSize`, from its cache or computed (and
+    /// stored). (Only the size: the entry returned whole was copied and destroyed on the way, a call each.)
+    func cachedOrComputedSize(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> Size {
         // The node's inputs from its snapshot (no lock), then the entry: none stored of the current version, a
         // known miss (no lock, and no note to look for: a pass notes an entry when it stores it); in a layout
         // pass, one this pass noted moments ago (a stack measuring a child twice); else one read of the cache
@@ -214,21 +216,21 @@ extension Node {
         let (narrowed, problem) = readInputs { inputs in (Snapshot.narrowed(inputs, range, parentSize: parentSize), inputs.pointee.styleProblem) }
         if storedNothing(of: version) {
             let inputs = LayoutInputs(range: narrowed, version: version, styleProblem: problem)
-            return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
+            return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true, as: Size.self)
         }
         if let notes = builder.passNotes, let noted = PassNotes.recentEntry(in: notes, self, narrowed, scale: scale, version: version) {
             builder.counters.cacheHits += 1
-            return noted
+            return noted.size
         }
         let state = guarded.lockedPointer()
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) {
             unlockNoting(state, hit, in: builder.passNotes)
             builder.counters.cacheHits += 1
-            return hit
+            return hit.size
         }
         guarded.unlock()
         let inputs = LayoutInputs(range: narrowed, version: version, styleProblem: problem)
-        return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true)
+        return try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: true, as: Size.self)
     }
 
     /// Computes the layout for one reading of the node's inputs and stores it; in a layout pass, a node laid
@@ -236,6 +238,15 @@ extension Node {
     func computeLayout(
         _ range: SizeRange, parentSize: Size, inputs: LayoutInputs, in builder: inout LayoutBuilder, noting: Bool
     ) throws(LayoutError) -> LayoutCache.Entry {
+        try computeLayout(range, parentSize: parentSize, inputs: inputs, in: &builder, noting: noting, as: LayoutCache.Entry.self)
+    }
+
+    /// ``computeLayout(_:parentSize:inputs:in:noting:)``, handing back the entry or only its size (`Result`: a node
+    /// laid out by its parent needs no more, and its entry then goes into the cache without a copy).
+    private func computeLayout<Result: ComputedEntryResult>(
+        _ range: SizeRange, parentSize: Size, inputs: LayoutInputs, in builder: inout LayoutBuilder, noting: Bool,
+        as: Result.Type
+    ) throws(LayoutError) -> Result {
         builder.counters.cacheMisses += 1
         let scale = builder.grid.scale
         if let problem = inputs.styleProblem { throw problem.error }
@@ -243,14 +254,15 @@ extension Node {
         builder.counters.specCalls += 1
         // The builder's spec arena, as a stack: this node's specs go on top and come off when it is laid out.
         return try computeLayout(resolved, version: version, scale: scale, arena: builder.unretainedScratchSpecs().takeUnretainedValue(),
-                                 in: &builder, noting: noting)
+                                 in: &builder, noting: noting, as: Result.self)
     }
 
     /// ``computeLayout(_:parentSize:inputs:in:noting:)`` once the inputs are checked, with the builder's spec
     /// `arena` (borrowed: the builder holds it).
-    private func computeLayout(
-        _ resolved: SizeRange, version: UInt64, scale: Double, arena: SpecArena, in builder: inout LayoutBuilder, noting: Bool
-    ) throws(LayoutError) -> LayoutCache.Entry {
+    private func computeLayout<Result: ComputedEntryResult>(
+        _ resolved: SizeRange, version: UInt64, scale: Double, arena: SpecArena, in builder: inout LayoutBuilder, noting: Bool,
+        as: Result.Type
+    ) throws(LayoutError) -> Result {
         let specMark = arena.mark
         defer { arena.rewind(to: specMark) }
         var specs = SpecBuilder(arena: arena)
@@ -289,14 +301,23 @@ extension Node {
     }
 
     /// Stores `entry` in the cache (a newer version may exist by now; the entry is then simply never looked up)
-    /// and, in a layout pass (`notes`), notes the node's reading; returns the entry.
+    /// and, in a layout pass (`notes`), notes the node's reading; returns the entry or its size.
     @inline(__always)
-    private func store(_ entry: LayoutCache.Entry, noting notes: UnsafeMutableRawPointer?) -> LayoutCache.Entry {
+    private func store<Result: ComputedEntryResult>(_ entry: consuming LayoutCache.Entry, noting notes: UnsafeMutableRawPointer?) -> Result {
+        let result = Result(entry)
+        // What the note keeps, taken before the entry goes into the cache (moved there, not copied).
+        let (key, layout) = (entry.key, notes == nil ? nil : entry.layout)
         let state = guarded.lockedPointer()
         state.pointee.cache.store(entry)
-        if entry.version > storedVersion.load(ordering: .relaxed) { storedVersion.store(entry.version, ordering: .releasing) }
-        unlockNoting(state, entry, in: notes)
-        return entry
+        if key.version > storedVersion.load(ordering: .relaxed) { storedVersion.store(key.version, ordering: .releasing) }
+        guard let notes else {
+            guarded.unlock()
+            return result
+        }
+        let (managed, subnodes) = Self.walkReading(state)
+        guarded.unlock()
+        PassNotes.note(in: notes, self, key: key, layout: layout, managed: managed, subnodes: subnodes)
+        return result
     }
 
     /// The node's full layout for `range` (already narrowed by its style): the node at the root and its spec's
@@ -309,6 +330,23 @@ extension Node {
         let root = spec.specChild(in: specs.arena)
         guard let specRef = try? builder.layoutSpecChild(specs.arena, root, range, parentSize: range.max) else { return nil }
         return builder.finish(builder.layout(object: self, size: builder.size(of: specRef), sublayout: specRef))
+    }
+}
+
+/// What computing a node's layout hands back: its whole entry, or only its size.
+protocol ComputedEntryResult {
+    init(_ entry: borrowing LayoutCache.Entry)
+}
+
+extension LayoutCache.Entry: ComputedEntryResult {
+    init(_ entry: borrowing LayoutCache.Entry) {
+        self = copy entry
+    }
+}
+
+extension Size: ComputedEntryResult {
+    init(_ entry: borrowing LayoutCache.Entry) {
+        self = entry.size
     }
 }
 

@@ -62,12 +62,13 @@ final class PassNotes {
     /// pass holds them).
     @inline(__always)
     static func note(
-        in notes: UnsafeMutableRawPointer, _ node: Node, _ entry: LayoutCache.Entry, managed: Bool, subnodes: [Node]
+        in notes: UnsafeMutableRawPointer, _ node: Node, key: LayoutCache.Key, layout: consuming StoredLayout?, managed: Bool,
+        subnodes: [Node]
     ) {
+        // (Moved into the closure through an optional: a captured note would be copied, its layout retained.)
+        var note: Note? = Note(id: ObjectIdentifier(node), node: node, key: key, layout: layout, managed: managed, subnodes: subnodes)
         Unmanaged<PassNotes>.fromOpaque(notes)._withUnsafeGuaranteedRef { notes in
-            notes.notes.append(Note(
-                id: ObjectIdentifier(node), node: node, key: entry.key, layout: entry.layout, managed: managed,
-                subnodes: subnodes))
+            if let note = note.take() { notes.notes.append(note) }
         }
     }
 
