@@ -83,7 +83,7 @@ struct LayoutCache {
         }
     }
 
-    private mutating func set(_ slot: Int, _ key: Key, _ layout: StoredLayout?) {
+    private mutating func set(_ slot: Int, _ key: Key, _ layout: consuming StoredLayout?) {
         switch slot {
         case 0: key0 = key; layout0 = layout
         case 1: key1 = key; layout1 = layout
