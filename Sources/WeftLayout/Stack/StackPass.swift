@@ -51,11 +51,13 @@ struct StackPass {
     let lineBase: Int
     var lineCount = 0
     /// Texture's `useOptimizedFlexing`: one child flexible both ways and an exact main size.
-    let optimizedFlexing: Bool
+    var optimizedFlexing = false
     var mainSum: Double = 0
     var crossSum: Double = 0
 
-    init(options: StackOptions, arena: SpecArena, record: SpecRecord, range: SizeRange, builder: inout LayoutBuilder) throws(LayoutError) {
+    /// A pass over the children of `record`, without their items yet (``makeItems(_:_:_:)``). (Not throwing:
+    /// the pass made by a throwing initializer was built in a temporary and copied whole into its variable.)
+    init(options: StackOptions, record: SpecRecord, range: SizeRange, builder: inout LayoutBuilder) {
         self.options = options
         self.direction = options.direction
         self.childStart = record.childStart
@@ -66,7 +68,11 @@ struct StackPass {
             height: range.min.height == range.max.height ? range.min.height : .nan)
         itemBase = builder.stackItems.count
         lineBase = builder.stackLines.count
-        let (alignItems, direction) = (options.alignItems, options.direction)
+    }
+
+    /// Step 1: each child's item (its style, read once), in the builder's items from `itemBase`.
+    mutating func makeItems(_ arena: SpecArena, _ record: SpecRecord, _ builder: inout LayoutBuilder) throws(LayoutError) {
+        let (alignItems, direction, range) = (options.alignItems, options.direction, self.range)
         var flexibleBothWays = 0
         for i in 0..<Int(record.childCount) {
             let child = arena.child(record, i)

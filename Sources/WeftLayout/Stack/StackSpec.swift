@@ -106,8 +106,9 @@ extension LayoutBuilder {
         if record.childCount == 0 {
             return leafSpec(arena, index, size: range.min)
         }
-        var pass = try StackPass(options: options, arena: arena, record: record, range: range, builder: &self)
+        var pass = StackPass(options: options, record: record, range: range, builder: &self)
         defer { pass.release(&self) }
+        try pass.makeItems(arena, record, &self)
         try pass.layOutUnconstrained(arena, &self)
         pass.collectLines(&self)
         try pass.flexLines(arena, &self)
