@@ -8,16 +8,17 @@ extension StackPass {
         let crossMax = range.max.cross(direction)
         let parentMain = childParent.main(direction)
         for i in 0..<childCount {
-            let item = builder.stackItems[itemBase + i]
-            if optimizedFlexing && item.isFlexibleBothWays {
+            // (Read in place: the items do not move until a child's layout adds some.)
+            let item = items(&builder) + i
+            if optimizedFlexing && item.pointee.isFlexibleBothWays {
                 // Sized by flexing alone; a zero-size placeholder until then, as in Texture.
                 let ref = builder.placeholder(arena, child(i, in: arena))
                 builder.stackItems[itemBase + i].ref = ref
                 builder.stackItems[itemBase + i].size = .zero
             } else {
+                let basis = item.pointee.flexBasis
                 try layOut(
-                    i, mainMin: item.flexBasis.resolve(parent: parentMain, auto: 0),
-                    mainMax: item.flexBasis.resolve(parent: parentMain, auto: .infinity),
+                    i, mainMin: basis.resolve(parent: parentMain, auto: 0), mainMax: basis.resolve(parent: parentMain, auto: .infinity),
                     crossMin: crossMin, crossMax: crossMax, arena, &builder)
             }
         }
@@ -76,17 +77,18 @@ extension StackPass {
                     scaledShrinkSum += items[i].size.main(direction) * (items[i].flexShrink / factorSum)
                 }
             }
-            func adjustment(_ item: StackItem) -> Double {
-                if growing { return (violation * (item.flexGrow / factorSum)).rounded(.down) }
+            // (Items read in place, here and below: each copied out was 120 bytes.)
+            func adjustment(_ item: UnsafePointer<StackItem>) -> Double {
+                if growing { return (violation * (item.pointee.flexGrow / factorSum)).rounded(.down) }
                 if scaledShrinkSum == 0 { return 0 }
-                let share = item.size.main(direction) * (item.flexShrink / factorSum) / scaledShrinkSum
+                let share = item.pointee.size.main(direction) * (item.pointee.flexShrink / factorSum) / scaledShrinkSum
                 return -abs(share * violation)
             }
             var remaining = violation
             var firstFlexible = -1
             let items = items(&builder)
             for i in line.start..<line.end {
-                let change = adjustment(items[i])
+                let change = adjustment(items + i)
                 remaining -= change
                 if firstFlexible < 0 && change != 0 { firstFlexible = i }
             }
@@ -94,12 +96,13 @@ extension StackPass {
             let crossMin = range.min.cross(direction)
             let crossMax = range.max.cross(direction)
             for i in line.start..<line.end {
-                let item = builder.stackItems[itemBase + i]
+                // (The items again: an earlier child's layout may have added items, and moved them.)
+                let item = self.items(&builder) + i
                 let change = adjustment(item)
                 if change == 0 { continue }
                 // The rounding remainder of growing goes to the first flexible child, if it grows.
-                let extra = i == firstFlexible && item.flexGrow > 0 ? remaining : 0
-                let flexed = max(item.size.main(direction) + change + extra, 0)
+                let extra = i == firstFlexible && item.pointee.flexGrow > 0 ? remaining : 0
+                let flexed = max(item.pointee.size.main(direction) + change + extra, 0)
                 try layOut(i, mainMin: flexed, mainMax: flexed, crossMin: crossMin, crossMax: crossMax, arena, &builder)
             }
         }
