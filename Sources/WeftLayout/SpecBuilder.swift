@@ -58,12 +58,71 @@ public struct SpecBuilder {
         verticalAlignment: VerticalAlignment = .none, children: repeat each Child, style: LayoutStyle = LayoutStyle(),
         identifier: String? = nil
     ) -> SpecRef {
-        let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
         let arena = self.arena
         let base = arena.scratch.count
         // (An expansion, not `for child in repeat each children`: the loop copied and destroyed each child
         // through the runtime's value witnesses.)
         repeat arena.scratch.append((each children).specChild(in: arena))
+        return stackRecord(options, horizontalAlignment, verticalAlignment, style, identifier, childrenFrom: base)
+    }
+
+    // The common arities as plain generics, which overload resolution prefers to the pack: a pack is not
+    // specialized where it is expanded, so each of its children went through its type's witness table and was
+    // copied and destroyed through the runtime's value witnesses (600 instructions for the photo cell's two
+    // stacks of nodes).
+
+    /// A stack of two children given one by one.
+    @inlinable
+    public func stack<First: SpecPart, Second: SpecPart>(
+        _ options: StackOptions = StackOptions(), horizontalAlignment: HorizontalAlignment = .none,
+        verticalAlignment: VerticalAlignment = .none, children first: First, _ second: Second,
+        style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        let arena = self.arena
+        let base = arena.scratch.count
+        arena.scratch.append(first.specChild(in: arena))
+        arena.scratch.append(second.specChild(in: arena))
+        return stackRecord(options, horizontalAlignment, verticalAlignment, style, identifier, childrenFrom: base)
+    }
+
+    /// A stack of three children given one by one.
+    @inlinable
+    public func stack<First: SpecPart, Second: SpecPart, Third: SpecPart>(
+        _ options: StackOptions = StackOptions(), horizontalAlignment: HorizontalAlignment = .none,
+        verticalAlignment: VerticalAlignment = .none, children first: First, _ second: Second, _ third: Third,
+        style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        let arena = self.arena
+        let base = arena.scratch.count
+        arena.scratch.append(first.specChild(in: arena))
+        arena.scratch.append(second.specChild(in: arena))
+        arena.scratch.append(third.specChild(in: arena))
+        return stackRecord(options, horizontalAlignment, verticalAlignment, style, identifier, childrenFrom: base)
+    }
+
+    /// A stack of four children given one by one.
+    @inlinable
+    public func stack<First: SpecPart, Second: SpecPart, Third: SpecPart, Fourth: SpecPart>(
+        _ options: StackOptions = StackOptions(), horizontalAlignment: HorizontalAlignment = .none,
+        verticalAlignment: VerticalAlignment = .none, children first: First, _ second: Second, _ third: Third,
+        _ fourth: Fourth, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
+    ) -> SpecRef {
+        let arena = self.arena
+        let base = arena.scratch.count
+        arena.scratch.append(first.specChild(in: arena))
+        arena.scratch.append(second.specChild(in: arena))
+        arena.scratch.append(third.specChild(in: arena))
+        arena.scratch.append(fourth.specChild(in: arena))
+        return stackRecord(options, horizontalAlignment, verticalAlignment, style, identifier, childrenFrom: base)
+    }
+
+    /// The stack record over the children pushed on the arena's scratch stack from `base` on.
+    @inlinable @inline(__always)
+    func stackRecord(
+        _ options: StackOptions, _ horizontalAlignment: HorizontalAlignment, _ verticalAlignment: VerticalAlignment,
+        _ style: LayoutStyle, _ identifier: String?, childrenFrom base: Int
+    ) -> SpecRef {
+        let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
         return SpecRef(arena.appendRecord(
             .stack(aligned, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, scratchFrom: base))
     }

@@ -89,4 +89,29 @@ struct SpecArenaTests {
         #expect(first.x.sign == .plus && first.y.sign == .plus, "position \(first)")
         #expect(layout.sublayouts[1].position == Point(x: 10, y: 0))
     }
+
+    @Test("A stack of children given one by one keeps them in order whatever their number (2 to 4 have overloads of their own, 1 and 5 are the parameter pack)")
+    func childrenOneByOneInOrder() throws {
+        // Widths 1, 2, 4, 8, 16 in a row: child k starts at the sum of the widths before it, and the row is as
+        // wide as all of them, whichever overload (or the pack) built the stack.
+        let markers = (0..<5).map { Marker("m\($0)", size: Size(Double(1 << $0), 3)) }
+        let m = markers
+        let options = StackOptions(direction: .horizontal)
+        let specs = SpecBuilder()
+        let rows = [
+            specs.stack(options, children: m[0]),
+            specs.stack(options, children: m[0], m[1]),
+            specs.stack(options, children: m[0], m[1], m[2]),
+            specs.stack(options, children: m[0], m[1], m[2], m[3]),
+            specs.stack(options, children: m[0], m[1], m[2], m[3], m[4]),
+        ]
+        let arena = specs.arena
+        for (index, row) in rows.enumerated() {
+            let count = index + 1
+            let layout = try Layout.compute(Spec(arena: arena, index: row.index), in: .unconstrained)
+            #expect(layout.size == Size(Double((1 << count) - 1), 3), "\(count) children")
+            #expect(layout.sublayouts.map { $0.object as? Marker }.map { $0?.name } == (0..<count).map { "m\($0)" })
+            #expect(layout.sublayouts.map(\.position.x) == (0..<count).map { Double((1 << $0) - 1) })
+        }
+    }
 }
