@@ -91,7 +91,9 @@ extension LayoutElement {
 public protocol LayoutObject: AnyObject, LayoutElement {}
 
 extension LayoutObject {
-    /// As a child of a spec, an object is referred to as it is, in the arena's table of objects.
+    /// As a child of a spec, an object is referred to as it is, in the arena's table of objects. (Inlinable:
+    /// specialized for the object's type where it conforms, not called generically.)
+    @inlinable
     public func specChild(in arena: SpecArena) -> SpecChild {
         arena.appendObject(self)
     }

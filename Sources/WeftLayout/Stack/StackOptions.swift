@@ -61,7 +61,9 @@ public struct StackOptions: Hashable, Sendable {
 
     /// These options with the horizontal and vertical alignment conveniences applied, as Texture resolves
     /// them: each one that is not `.none` overrides `justifyContent` or `alignItems`, depending on direction.
+    @inlinable
     public func aligned(horizontal: HorizontalAlignment, vertical: VerticalAlignment) -> StackOptions {
+        // (Inlinable: where a stack is built without the conveniences, as is usual, this folds away.)
         var options = self
         let horizontalAsJustify: JustifyContent? = switch horizontal {
         case .none: nil
