@@ -115,10 +115,12 @@ extension LayoutBuilder {
         pass.computeLineCrossSizes(&self)
         try pass.stretchLines(arena, &self)
         let size = pass.position(&self)
-        let start = scratch.count
-        for i in 0..<Int(record.childCount) {
-            pushScratch(stackItems[pass.itemBase + i].ref)
-        }
-        return spec(arena, index, size: size, scratchFrom: start)
+        // The children's layouts are the stack's edges, in child order (appended straight from the items: through
+        // the scratch stack, each was pushed and popped).
+        let edgeStart = Int32(truncatingIfNeeded: edges.count)
+        let items = pass.items(&self)
+        for i in 0..<Int(record.childCount) { edges.append(items[i].ref.index) }
+        return self.record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
+                           edgeStart: edgeStart, edgeCount: record.childCount)
     }
 }
