@@ -82,6 +82,15 @@ package struct ScratchArray<Element>: ~Copyable {
         truncate(to: 0)
     }
 
+    /// Drops every element, one at a time, keeping the storage: for elements with references, each moved out and
+    /// destroyed by its own type's code (`truncate` destroys them through the runtime's generic array destroy, a
+    /// value-witness call per element; `removeLast()` in a loop checked the count each time).
+    @inlinable
+    package mutating func removeAllOneByOne() {
+        for i in 0..<count { _ = (base + i).move() }
+        count = 0
+    }
+
     @inlinable
     package mutating func reserveCapacity(_ minimumCapacity: Int) {
         if minimumCapacity > capacity { grow(to: minimumCapacity) }

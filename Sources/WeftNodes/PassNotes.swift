@@ -213,9 +213,9 @@ final class PassNotes {
             notes = ScratchArray()
             slots = ScratchArray()
         } else {
-            // One at a time, each moved out and dropped: the note's own releases, inlined (`removeAll()` went
-            // through the runtime's generic array destroy, a value-witness call per note).
-            while !notes.isEmpty { _ = notes.removeLast() }
+            // One at a time: the note's own releases, inlined (`removeAll()` went through the runtime's generic
+            // array destroy, a value-witness call per note).
+            notes.removeAllOneByOne()
         }
         mask = 0
     }
