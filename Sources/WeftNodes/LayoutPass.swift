@@ -99,6 +99,11 @@ public struct LayoutPass: Sendable {
         var placed: [PlacedNode]
         /// The children whose layout for the size their parent gave them was no longer cached.
         var changed: [Node] = []
+        /// How many nodes deep the walk is (the root is 1), and, below `shallowPath`, every node on its path: the
+        /// check for a cycle is then one lookup, not a walk up the path (which would make deep trees quadratic).
+        var depth = 1
+        var deepPath: Set<ObjectIdentifier>?
+        static let shallowPath = 32
 
         /// Adds `node`'s update (its `entry`, and whether it manages its subnodes and which it has now), then
         /// visits the nodes of its layout.
@@ -154,6 +159,7 @@ public struct LayoutPass: Sendable {
                     // visit. (Made here: a visit of its own passed and released its empty subnodes, and set up a
                     // walk over nothing.) The update takes the note's reference to the node.
                     if notes.isLeaf(n) {
+                        try refuseCycle(placed[p].node, in: node, parent: parent)
                         updates.append(Update(
                             node: notes.takeNode(n) ?? unretained.takeUnretainedValue(), version: notes.version(n),
                             layout: nil, size: size, range: notes.range(n), parent: here, frameInParent: frame,
@@ -161,9 +167,11 @@ public struct LayoutPass: Sendable {
                         continue
                     }
                     let child = unretained.takeUnretainedValue()
+                    try enter(child, in: node, at: here, parent: parent)
                     // (Field by field: in a closure given the note in place, the call captured the whole builder.)
                     try visit(child, version: notes.version(n), layout: notes.layout(n), size: size, range: notes.range(n),
                               managed: notes.managed(n), current: notes.subnodes(n), parent: here, frame: frame)
+                    leave(child)
                     continue
                 }
                 let child = unretained.takeUnretainedValue()
@@ -179,10 +187,68 @@ public struct LayoutPass: Sendable {
                         throw .layoutFailed(error)
                     }
                 }
+                try enter(child, in: node, at: here, parent: parent)
                 try visit(child, version: childEntry.version, layout: childEntry.layout, size: childEntry.size,
                           range: childEntry.range, managed: found.managed, current: found.subnodes, parent: here,
                           frame: frame)
+                leave(child)
             }
+        }
+
+        /// Refuses a node placed below itself: `id` placed by `node` (whose parent is update `parent`), when it is
+        /// `node` or one of its ancestors in this walk. Layouts are cached, so two nodes can
+        /// each have a cached layout that places the other (each computed before the other changed), and a walk
+        /// down them would never end. (Inlined for the common case, a child of the root: one compare.)
+        @inline(__always)
+        mutating func refuseCycle(_ id: ObjectIdentifier, in node: Node, parent: Int) throws(HierarchyError) {
+            if id == ObjectIdentifier(node) { throw .cycle(node: node.displayName, into: node.displayName) }
+            if parent >= 0 || deepPath != nil { try refuseCycle(id, above: parent, in: node) }
+        }
+
+        /// ``refuseCycle(_:in:parent:)`` above `node`: from update `index` up. (Mutating although it changes
+        /// nothing: called from the mutating walk, a non-mutating method was handed a copy of the whole builder.
+        /// The path is read through the updates' buffer: through the array, each node read was a retain and a
+        /// release.)
+        @inline(never)
+        mutating func refuseCycle(_ id: ObjectIdentifier, above index: Int, in node: Node) throws(HierarchyError) {
+            if let deepPath {
+                guard deepPath.contains(id) else { return }
+            } else {
+                let onPath = updates.withUnsafeBufferPointer { updates in
+                    var i = index
+                    while i >= 0 && ObjectIdentifier(updates[i].node) != id { i = updates[i].parent }
+                    return i >= 0
+                }
+                guard onPath else { return }
+            }
+            let child = updates.first { ObjectIdentifier($0.node) == id }?.node.displayName ?? "a node"
+            throw .cycle(node: child, into: node.displayName)
+        }
+
+        /// Refuses `child` placed by `node` (update `here`) if that would be a cycle (``refuseCycle(_:in:parent:)``),
+        /// then counts it on the walk's path (pair with ``leave(_:)``).
+        mutating func enter(_ child: Node, in node: Node, at here: Int, parent: Int) throws(HierarchyError) {
+            let id = ObjectIdentifier(child)
+            try refuseCycle(id, in: node, parent: parent)
+            depth += 1
+            guard depth > Self.shallowPath else { return }
+            if deepPath == nil {
+                var path = Set<ObjectIdentifier>()
+                var i = here
+                while i >= 0 {
+                    path.insert(ObjectIdentifier(updates[i].node))
+                    i = updates[i].parent
+                }
+                deepPath = path
+            }
+            deepPath?.insert(id)
+        }
+
+        /// Takes `child` off the walk's path again.
+        mutating func leave(_ child: Node) {
+            if depth > Self.shallowPath { deepPath?.remove(ObjectIdentifier(child)) }
+            depth -= 1
+            if depth <= Self.shallowPath { deepPath = nil }
         }
 
         /// Refuses a node placed twice: in two spots of one layout, or by two parents.

@@ -230,6 +230,37 @@ struct SubnodeManagementTests {
         }
     }
 
+    @Test("Two nodes whose cached layouts place each other make a pass fail with a cycle error, not recurse forever")
+    func cycleThroughCachedLayouts() throws {
+        // a places b; a's layout is cached. Then b's spec places a, and b (never applied under a, so a is not
+        // invalidated) caches a layout holding a's cached one. A pass of a now finds a below b below a.
+        let a = ComposedNode("a") { _ in Spacer() }
+        let b = ComposedNode("b") { _ in Box(size: Size(20, 20)) }
+        a.setBuild { [unowned b] _ in WrapperSpec(b) }
+        a.invalidateLayout()
+        let range = SizeRange(exactly: Size(100, 100))
+        #expect(try a.layoutThatFits(range).sublayouts.count == 1)
+        b.setBuild { [unowned a] _ in WrapperSpec(a) }
+        b.invalidateLayout()
+        // (At exactly 100x100, the size a placed it at, so the pass finds this layout of b.)
+        #expect(try b.layoutThatFits(range).sublayouts.first?.object === a)
+        #expect(throws: HierarchyError.cycle(node: a.displayName, into: b.displayName)) {
+            try LayoutPass.compute(root: a, range: range)
+        }
+        // Deeper than the walk's shallow path (32 nodes, checked by walking up it): a chain of 40 nodes, each
+        // placing the next, whose last places the first.
+        let chain = (0..<40).map { ComposedNode("n\($0)") { _ in Spacer() } }
+        for (node, next) in zip(chain, chain.dropFirst()) { node.setBuild { [unowned next] _ in WrapperSpec(next) } }
+        for node in chain { node.invalidateLayout() }
+        _ = try chain[0].layoutThatFits(range)
+        chain[39].setBuild { [unowned first = chain[0]] _ in WrapperSpec(first) }
+        chain[39].invalidateLayout()
+        _ = try chain[39].layoutThatFits(range)
+        #expect(throws: HierarchyError.cycle(node: chain[0].displayName, into: chain[39].displayName)) {
+            try LayoutPass.compute(root: chain[0], range: range)
+        }
+    }
+
     @Test("A layout computed for an old version is never applied over a newer one")
     func staleLayoutDropped() throws {
         let scene = Scene(["a", "b"], initial: ["a"])
