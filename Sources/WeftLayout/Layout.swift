@@ -162,15 +162,21 @@ package struct StoredLayout: Sendable {
         sublayoutField(k) { $0.pointee.element.object }
     }
 
-    /// ``sublayoutObject(_:)``'s object, unretained (the layout holds it: valid while the layout lives), in a
-    /// flattened layout (``LayoutBuilder/finishFlattened(_:)``, what a node caches): only its records keep their
-    /// object's address.
+    /// ``sublayoutObject(_:)``'s object, unretained (the layout holds it: valid while the layout lives): by the
+    /// address a flattened layout's record keeps (``LayoutBuilder/finishFlattened(_:)``, what a node caches), or
+    /// read out of the record's element where there is none (other layouts, and elements that are not objects).
     @inlinable
     package func unretainedSublayoutObject(_ k: Int) -> Unmanaged<AnyObject>? {
         sublayoutField(k) { record in
-            assert(record.pointee.objectAddress != nil || record.pointee.element.object == nil, "not a flattened layout")
-            return record.pointee.objectAddress.map { Unmanaged<AnyObject>.fromOpaque($0) }
+            if let address = record.pointee.objectAddress { return Unmanaged<AnyObject>.fromOpaque(address) }
+            return Self.unretainedObject(of: record)
         }
+    }
+
+    /// The object of `record`'s element, read out of the element (a copy of the enum), unretained.
+    @usableFromInline @inline(never)
+    static func unretainedObject(of record: UnsafeMutablePointer<LayoutStorage.Record>) -> Unmanaged<AnyObject>? {
+        record.pointee.element.object.map { Unmanaged.passUnretained($0 as AnyObject) }
     }
 
     /// The frame of sublayout `k` (``Layout/sublayouts```[k].frame`), read in place.
@@ -249,9 +255,9 @@ final class LayoutStorage: ManagedBuffer<LayoutStorage.Header, LayoutStorage.Rec
         @usableFromInline var firstChild: Int32
         @usableFromInline var childCount: Int32
         /// In a flattened layout, the address of the element's object where it is `.object` (held by `element`),
-        /// nil otherwise (and in other layouts, which no walk reads this way): for the walk of a layout pass, which
-        /// only needs the object and cannot read it out of the enum in place (reading any case of the enum through
-        /// a pointer copied all of it through its value witness, a retain and a release).
+        /// nil otherwise (and in other layouts, where a reader falls back to the element): for the walk of a layout
+        /// pass, which only needs the object and cannot read it out of the enum in place (reading any case of the
+        /// enum through a pointer copied all of it through its value witness, a retain and a release).
         @usableFromInline var objectAddress: UnsafeRawPointer?
     }
 
