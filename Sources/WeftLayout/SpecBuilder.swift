@@ -78,10 +78,8 @@ public struct SpecBuilder {
         verticalAlignment: VerticalAlignment = .none, children first: First, _ second: Second,
         style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        let arena = self.arena
-        let base = arena.scratch.count
-        arena.scratch.append(first.specChild(in: arena))
-        arena.scratch.append(second.specChild(in: arena))
+        let base = push(first)
+        push(second)
         return stackRecord(options, horizontalAlignment, verticalAlignment, style, identifier, childrenFrom: base)
     }
 
@@ -92,11 +90,9 @@ public struct SpecBuilder {
         verticalAlignment: VerticalAlignment = .none, children first: First, _ second: Second, _ third: Third,
         style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        let arena = self.arena
-        let base = arena.scratch.count
-        arena.scratch.append(first.specChild(in: arena))
-        arena.scratch.append(second.specChild(in: arena))
-        arena.scratch.append(third.specChild(in: arena))
+        let base = push(first)
+        push(second)
+        push(third)
         return stackRecord(options, horizontalAlignment, verticalAlignment, style, identifier, childrenFrom: base)
     }
 
@@ -107,13 +103,19 @@ public struct SpecBuilder {
         verticalAlignment: VerticalAlignment = .none, children first: First, _ second: Second, _ third: Third,
         _ fourth: Fourth, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        let arena = self.arena
-        let base = arena.scratch.count
-        arena.scratch.append(first.specChild(in: arena))
-        arena.scratch.append(second.specChild(in: arena))
-        arena.scratch.append(third.specChild(in: arena))
-        arena.scratch.append(fourth.specChild(in: arena))
+        let base = push(first)
+        push(second)
+        push(third)
+        push(fourth)
         return stackRecord(options, horizontalAlignment, verticalAlignment, style, identifier, childrenFrom: base)
+    }
+
+    /// Pushes `child` on the arena's scratch stack; returns where it lies there.
+    @inlinable @inline(__always) @discardableResult
+    func push(_ child: some SpecPart) -> Int {
+        let arena = self.arena
+        arena.scratch.append(child.specChild(in: arena))
+        return arena.scratch.count - 1
     }
 
     /// The stack record over the children pushed on the arena's scratch stack from `base` on.
