@@ -283,12 +283,10 @@ extension LayoutBuilder {
         finishCheckingPositions(root).layout
     }
 
-    /// The element an entry of a finished layout holds for `source`; the first spec arena met becomes the
-    /// storage's (retained once there), specs of others retain theirs.
     /// The stored record of the element `source` refers to, with its `size`, `position` and children (one switch
-    /// over the source for the element and, `withAddress`, its object's address). A spec of `arena` (the first
-    /// arena met, kept by the storage's header) is held through the header; a spec of another arena holds its
-    /// arena. (Without the address where no walk reads it: the spec tree's finish cost 105 instructions more per
+    /// over the source for the element and, `withAddress`, its object's address). The first spec arena met
+    /// becomes the storage's (`arena`, retained once by the header), and its specs are held through it; a spec
+    /// of another arena retains its own. (Without the address where no walk reads it: the spec tree's finish cost 105 instructions more per
     /// photo cell with it.)
     @inline(__always)
     func storedRecord(

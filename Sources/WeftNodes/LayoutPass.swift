@@ -99,8 +99,9 @@ public struct LayoutPass: Sendable {
         var placed: [PlacedNode]
         /// The children whose layout for the size their parent gave them was no longer cached.
         var changed: [Node] = []
-        /// How many nodes deep the walk is (the root is 1), and, below `shallowPath`, every node on its path: the
-        /// check for a cycle is then one lookup, not a walk up the path (which would make deep trees quadratic).
+        /// How many nodes deep the walk is (the root is 1), and, while that is more than `shallowPath`, every node
+        /// on its path: the check for a cycle is then one lookup, not a walk up the path (which would make deep
+        /// trees quadratic).
         var depth = 1
         var deepPath: Set<ObjectIdentifier>?
         static let shallowPath = 32
@@ -196,9 +197,9 @@ public struct LayoutPass: Sendable {
         }
 
         /// Refuses a node placed below itself: `id` placed by `node` (whose parent is update `parent`), when it is
-        /// `node` or one of its ancestors in this walk. Layouts are cached, so two nodes can
-        /// each have a cached layout that places the other (each computed before the other changed), and a walk
-        /// down them would never end. (Inlined for the common case, a child of the root: one compare.)
+        /// `node` or one of its ancestors in this walk. Layouts are cached, so two nodes can each have a cached
+        /// layout that places the other (each computed before the other changed), and a walk down them would
+        /// never end. (Inlined for the common case, a child of the root: one compare.)
         @inline(__always)
         mutating func refuseCycle(_ id: ObjectIdentifier, in node: Node, parent: Int) throws(HierarchyError) {
             if id == ObjectIdentifier(node) { throw .cycle(node: node.displayName, into: node.displayName) }
