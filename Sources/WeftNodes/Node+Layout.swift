@@ -189,16 +189,18 @@ extension Node {
     }
 
     /// Releases the lock taken by `guarded.lockedPointer()`; in a layout pass (`notes`), first reads what the
-    /// pass's walk needs of this node, to note it with `entry` once the lock is released.
+    /// pass's walk needs of this node, to note it with an entry's `key` and `layout` once the lock is released.
     @inline(__always)
-    private func unlockNoting(_ state: UnsafeMutablePointer<State>, _ entry: LayoutCache.Entry, in notes: UnsafeMutableRawPointer?) {
+    private func unlockNoting(
+        _ state: UnsafeMutablePointer<State>, key: LayoutCache.Key, layout: consuming StoredLayout?, in notes: UnsafeMutableRawPointer?
+    ) {
         guard let notes else {
             guarded.unlock()
             return
         }
         let (managed, subnodes) = Self.walkReading(state)
         guarded.unlock()
-        PassNotes.note(in: notes, self, key: entry.key, layout: entry.layout, managed: managed, subnodes: subnodes)
+        PassNotes.note(in: notes, self, key: key, layout: layout, managed: managed, subnodes: subnodes)
     }
 
     /// The size of the node's entry for `range` in a parent of `parentSize`, from its cache or computed (and
@@ -224,7 +226,7 @@ extension Node {
         }
         let state = guarded.lockedPointer()
         if let hit = state.pointee.cache.lookup(narrowed, scale: scale, version: version) {
-            unlockNoting(state, hit, in: builder.passNotes)
+            unlockNoting(state, key: hit.key, layout: hit.layout, in: builder.passNotes)
             builder.counters.cacheHits += 1
             return hit.size
         }
@@ -310,13 +312,7 @@ extension Node {
         let state = guarded.lockedPointer()
         state.pointee.cache.store(entry)
         if key.version > storedVersion.load(ordering: .relaxed) { storedVersion.store(key.version, ordering: .releasing) }
-        guard let notes else {
-            guarded.unlock()
-            return result
-        }
-        let (managed, subnodes) = Self.walkReading(state)
-        guarded.unlock()
-        PassNotes.note(in: notes, self, key: key, layout: layout, managed: managed, subnodes: subnodes)
+        unlockNoting(state, key: key, layout: layout, in: notes)
         return result
     }
 
