@@ -154,17 +154,11 @@ package struct StoredLayout: Sendable {
     @inlinable
     package var sublayoutCount: Int { field { Int($0.pointee.childCount) } }
 
-    /// The object of sublayout `k` if its element has identity (a node), nil for specs and values: read in
-    /// place, with no layout value made for the sublayout (for the walks that visit every node of a flattened
-    /// layout).
-    @inlinable
-    package func sublayoutObject(_ k: Int) -> (any LayoutObject)? {
-        sublayoutField(k) { $0.pointee.element.object }
-    }
-
-    /// ``sublayoutObject(_:)``'s object, unretained (the layout holds it: valid while the layout lives): by the
-    /// address a flattened layout's record keeps (``LayoutBuilder/finishFlattened(_:)``, what a node caches), or
-    /// read out of the record's element where there is none (other layouts, and elements that are not objects).
+    /// The object of sublayout `k` if its element has identity (a node), nil for specs and values, unretained
+    /// (the layout holds it: valid while the layout lives), with no layout value made for the sublayout (for the
+    /// walks that visit every node of a flattened layout): by the address a flattened layout's record keeps
+    /// (``LayoutBuilder/finishFlattened(_:)``, what a node caches), or read out of the record's element where
+    /// there is none (other layouts, and elements that are not objects).
     @inlinable
     package func unretainedSublayoutObject(_ k: Int) -> Unmanaged<AnyObject>? {
         sublayoutField(k) { record in
