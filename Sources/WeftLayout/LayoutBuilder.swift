@@ -124,6 +124,24 @@ public struct LayoutBuilder: ~Copyable {
     }
 
     @usableFromInline var specStack: SpecArena?
+    /// A spec builder over ``scratchSpecs``, lent to each node's `layoutSpecThatFits` in turn
+    /// (``takeSpecBuilder(over:)``): a builder made per node was a retain and a release of the arena each time.
+    @usableFromInline var lentSpecs: SpecBuilder?
+
+    /// A spec builder over `arena` (``scratchSpecs``, which the caller borrows from this builder): the one this
+    /// builder keeps, moved out (nil there until it is given back), or a new one.
+    @inlinable
+    package mutating func takeSpecBuilder(over arena: SpecArena) -> SpecBuilder {
+        if let specs = lentSpecs.take() { return specs }
+        return SpecBuilder(arena: arena)
+    }
+
+    /// Keeps `specs` for the next ``takeSpecBuilder(over:)`` if it still builds in `arena` (a builder that
+    /// finished a spec goes on in an arena of its own: it is dropped).
+    @inlinable
+    package mutating func giveBack(_ specs: consuming SpecBuilder, over arena: SpecArena) {
+        if specs.arena === arena { lentSpecs = specs }
+    }
     /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
     /// and publish the counts once per computation instead of once per event).
     public var counters = LayoutCounters()

@@ -76,8 +76,13 @@ public struct LayoutPass: Sendable {
         if let rootReading {
             (managed, current) = rootReading
         } else {
-            let reading = notes.reading(root, size: entry.size, scale: context.scale) ?? root.applyingReading(size: entry.size, scale: context.scale)
-            (managed, current) = (reading.managed, reading.subnodes)
+            // (From the root's note read in place: a whole reading copied its entry too.)
+            if let noted = notes.walkReading(root, size: entry.size, scale: context.scale) {
+                (managed, current) = noted
+            } else {
+                let reading = root.applyingReading(size: entry.size, scale: context.scale)
+                (managed, current) = (reading.managed, reading.subnodes)
+            }
         }
         var builder = Builder(context: context, notes: notes, placed: notes.takePlaced())
         let rootNodes = entry.layout?.sublayoutCount ?? 0

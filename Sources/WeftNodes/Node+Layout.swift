@@ -255,8 +255,18 @@ extension Node {
         let (resolved, version) = (inputs.range, inputs.version)
         builder.counters.specCalls += 1
         // The builder's spec arena, as a stack: this node's specs go on top and come off when it is laid out.
-        return try computeLayout(resolved, version: version, scale: scale, arena: builder.unretainedScratchSpecs().takeUnretainedValue(),
-                                 in: &builder, noting: noting, as: Result.self)
+        // (Borrowed as guaranteed, with no retain: the builder keeps it for the whole call. Taken unretained
+        // instead, it was retained and released around the call, which gets the builder inout.) The outcome is
+        // carried out of the closure: the runtime's guaranteed-reference helper does not pass a typed error.
+        let outcome = builder.unretainedScratchSpecs()._withUnsafeGuaranteedRef { arena -> Swift.Result<Result, LayoutError> in
+            do throws(LayoutError) {
+                return .success(try computeLayout(resolved, version: version, scale: scale, arena: arena, in: &builder,
+                                                  noting: noting, as: Result.self))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// ``computeLayout(_:parentSize:inputs:in:noting:)`` once the inputs are checked, with the builder's spec
@@ -267,19 +277,27 @@ extension Node {
     ) throws(LayoutError) -> Result {
         let specMark = arena.mark
         defer { arena.rewind(to: specMark) }
-        var specs = SpecBuilder(arena: arena)
+        var specs = builder.takeSpecBuilder(over: arena)
         // (Switched over, consumed: `if let` destroyed the nil of a leaf through the existential's value witness,
         // about 60 instructions per leaf.)
         let part = layoutSpecThatFits(resolved, in: &specs)
+        // The spec returned is one of the arena the builder has now: the one lent, or, if the node's code finished a
+        // spec (the builder then goes on in a new arena) or replaced the builder, that one's (kept for the layout).
+        let ownArena = specs.arena === arena ? nil : specs.arena
+        builder.giveBack(consume specs, over: arena)
         switch consume part {
         case .some(let spec):
             try builder.enter(self)
             defer { builder.leave(self) }
-            let root = spec.specChild(in: arena)
             let mark = builder.mark
             let specRef: LayoutRef
             do {
-                specRef = try builder.layoutSpecChild(arena, root, resolved, parentSize: resolved.max)
+                // (Two calls, not one with `ownArena ?? arena`: that retained the arena for every node.)
+                if let ownArena {
+                    specRef = try builder.layoutSpecChild(ownArena, spec.specChild(in: ownArena), resolved, parentSize: resolved.max)
+                } else {
+                    specRef = try builder.layoutSpecChild(arena, spec.specChild(in: arena), resolved, parentSize: resolved.max)
+                }
             } catch {
                 throw error.within("layoutSpec")
             }

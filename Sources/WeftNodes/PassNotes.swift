@@ -124,12 +124,13 @@ final class PassNotes {
         }
     }
 
-    /// The latest reading of `node`, if its entry is of `size` at `scale` (what its parent placed); nil sends the
-    /// pass to read the node itself.
+    /// What the walk needs of `node` besides its entry (whether it manages its subnodes, and its subnodes if it
+    /// does), from its latest note if that note's entry is of `size` at `scale` (what its parent placed); nil
+    /// sends the pass to read the node itself.
     @inline(__always)
-    func reading(_ node: Node, size: Size, scale: Double) -> NodeReading? {
+    func walkReading(_ node: Node, size: Size, scale: Double) -> (managed: Bool, subnodes: [Node])? {
         guard let found = noteIndex(node, size: size, scale: scale) else { return nil }
-        return NodeReading(entry: notes[found].entry, managed: notes[found].managed, subnodes: notes[found].subnodes)
+        return inPlace(found) { ($0.pointee.managed, $0.pointee.subnodes) }
     }
 
     // Note `index`'s parts, each read in place through the buffer (a note copied whole retains its node, layout

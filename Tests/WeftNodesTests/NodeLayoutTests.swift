@@ -79,6 +79,55 @@ struct NodeLayoutTests {
         root.withState { $0.relayoutScheduled = false }
     }
 
+    /// A node laying out two leaves in a row, 4 apart and aligned to the top, with the spec builder it is given:
+    /// as it is, after finishing a spec with it (the builder then goes on in an arena of its own), or after
+    /// replacing it with a new builder.
+    final class RowNode: Node, @unchecked Sendable {
+        enum Way: Sendable { case given, finishing, replacing }
+        let way: Way
+        let first = CountingLeaf("first", size: Size(10, 20))
+        let second = CountingLeaf("second", size: Size(30, 5))
+
+        init(_ identifier: String, _ way: Way) {
+            self.way = way
+            super.init()
+            self.identifier = identifier
+            automaticallyManagesSubnodes = true
+        }
+
+        override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
+            switch way {
+            case .given: break
+            case .finishing: _ = specs.finish(specs.box(size: Size(1, 1)))
+            case .replacing: specs = SpecBuilder()
+            }
+            return specs.stack(StackOptions(direction: .horizontal, spacing: 4, alignItems: .start), children: first, second)
+        }
+    }
+
+    @Test("Nodes build their specs one after another in the builder they are lent, also after one finished or replaced it")
+    func lentSpecBuilder() throws {
+        for ways in [[RowNode.Way.given, .given, .given], [.finishing, .given, .replacing], [.replacing, .finishing, .given]] {
+            let rows = ways.enumerated().map { RowNode("row \($0.offset)", $0.element) }
+            let column = ComposedNode("column") { _ in StackSpec.vertical(alignItems: .start, children: rows) }
+            // Twice: computed, then again after every node changed (no layout cached).
+            for round in 0..<2 {
+                if round == 1 { for row in rows { row.invalidateLayout() } }
+                let pass = try LayoutPass.compute(root: column, range: SizeRange(min: .zero, max: Size(100, .infinity)))
+                // Each row: 10 + 4 + 30 wide, as tall as its taller leaf (20); the column stacks them at 0, 20, 40.
+                #expect(pass.rootSize == Size(44, 60), "\(ways), round \(round)")
+                let frames = pass.rootLayout.flattened().map(\.frame)
+                #expect(frames == (0..<3).map { Rect(x: 0, y: Double($0) * 20, width: 44, height: 20) }, "\(ways), round \(round)")
+                for row in rows {
+                    let own = try row.layoutThatFits(SizeRange(exactly: Size(44, 20))).flattened()
+                    #expect(own.map(\.frame) == [Rect(x: 0, y: 0, width: 10, height: 20), Rect(x: 14, y: 0, width: 30, height: 5)],
+                            "\(row.way), round \(round)")
+                    #expect(own.map { $0.object === row.first || $0.object === row.second } == [true, true])
+                }
+            }
+        }
+    }
+
     @Test("A node whose spec contains itself is a cycle error")
     func cycle() throws {
         let node = ComposedNode("loop") { _ in Spacer() }
