@@ -277,6 +277,7 @@ public struct SpecChild: Hashable, Sendable {
 
     static let objectBase: Int32 = 1 << 30
 
+    @usableFromInline
     init(spec index: Int32) { raw = index }
 
     init(element index: Int32) { raw = -1 - index }

@@ -237,7 +237,31 @@ public struct SpecRef: SpecPart, Hashable {
         self.index = index
     }
 
+    /// The spec in `arena`; a reference no spec of `arena` answers (one from another builder) becomes an element
+    /// that refuses to be laid out, with an error that says so: looked up, it would have stopped the process.
+    /// (One that happens to name a spec of `arena` is that spec: the reference does not record its builder.)
+    @inlinable
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: index)
+        if UInt32(bitPattern: index) < UInt32(truncatingIfNeeded: arena.records.count) { return SpecChild(spec: index) }
+        return unknown(in: arena)
+    }
+
+    @usableFromInline
+    func unknown(in arena: SpecArena) -> SpecChild {
+        arena.appendElement(UnknownSpecReference(index: Int(index), count: arena.count))
+    }
+}
+
+/// What a ``SpecRef`` that names no spec of the arena it is used in becomes (``SpecRef/specChild(in:)``):
+/// laying it out throws.
+struct UnknownSpecReference: LayoutElement {
+    let index: Int
+    let count: Int
+
+    var style: LayoutStyle { LayoutStyle() }
+    var kindName: String { "unknown spec reference" }
+
+    func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+        throw LayoutError("a SpecRef of another SpecBuilder: spec \(index), where this one has \(count) (a SpecRef is valid only with the builder it came from)")
     }
 }

@@ -77,6 +77,26 @@ struct SpecArenaTests {
         #expect(arena.count == 2)
     }
 
+    @Test("A SpecRef used in a builder that has no such spec is refused with an error when laid out, not looked up")
+    func foreignReference() throws {
+        var other = SpecBuilder()
+        for _ in 0..<50 { _ = other.box(size: Size(1, 1)) }
+        let foreign = other.box(size: Size(3, 3))
+        var specs = SpecBuilder()
+        // (When `foreign` is pushed, this builder has one spec: the box.)
+        let stack = specs.stack(children: specs.box(size: Size(2, 2)), foreign)
+        let spec = specs.finish(stack)
+        do {
+            _ = try Layout.compute(spec, in: SizeRange(min: .zero, max: Size(100, 100)))
+            Issue.record("a stack with a foreign SpecRef was laid out")
+        } catch {
+            #expect(error.path == "root.children[1]")
+            #expect(error.reason == "a SpecRef of another SpecBuilder: spec 50, where this one has 1 (a SpecRef is valid only with the builder it came from)")
+        }
+        // The reference is still good in its own builder.
+        #expect(try Layout.compute(other.finish(foreign), in: SizeRange(min: .zero, max: Size(100, 100))).size == Size(3, 3))
+    }
+
     @Test("A child of the root placed at 0 lies at +0, not -0 (finishing subtracts the root's rounded position)")
     func rootChildAtZeroHasPositiveZero() throws {
         var specs = SpecBuilder()

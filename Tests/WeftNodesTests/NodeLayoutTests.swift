@@ -128,6 +128,29 @@ struct NodeLayoutTests {
         }
     }
 
+    /// A node that returns a spec of a builder of its own making, not of the one it is given.
+    final class ForeignSpecNode: Node, @unchecked Sendable {
+        override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
+            let other = SpecBuilder()
+            for _ in 0..<50 { _ = other.box(size: Size(1, 1)) }
+            return other.box(size: Size(3, 3))
+        }
+    }
+
+    @Test("A node returning a SpecRef of another builder gets an error that says so, not a crash")
+    func foreignSpecReference() throws {
+        let node = ForeignSpecNode()
+        do {
+            _ = try node.layoutThatFits(SizeRange(min: .zero, max: Size(100, 100)))
+            Issue.record("a foreign SpecRef was laid out")
+        } catch {
+            #expect(error.path == "root.layoutSpec")
+            #expect(error.reason.hasPrefix("a SpecRef of another SpecBuilder: spec 50, where this one has"))
+        }
+        // In a pass too.
+        #expect(throws: HierarchyError.self) { try LayoutPass.compute(root: node, range: SizeRange(min: .zero, max: Size(100, 100))) }
+    }
+
     @Test("A node whose spec contains itself is a cycle error")
     func cycle() throws {
         let node = ComposedNode("loop") { _ in Spacer() }
