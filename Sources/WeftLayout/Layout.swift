@@ -380,6 +380,14 @@ extension LayoutBuilder {
     /// it would keep itself alive forever); the layout returned has the root's element attached
     /// (``Layout/attaching(_:)``), and ``Layout/detached`` drops it (a node's cache keeps the ``StoredLayout``).
     public mutating func finishFlattened(_ root: LayoutRef) -> Layout {
+        let stored = finishFlattenedStored(root)
+        if case .object(let unowned) = records[Int(root.index)].source { return stored.attaching(unowned.object) }
+        return stored.layout
+    }
+
+    /// ``finishFlattened(_:)`` as a node's cache keeps it, with no element attached (for a caller that would only
+    /// detach it again: attached and detached, the root's element was retained and released for nothing).
+    package mutating func finishFlattenedStored(_ root: LayoutRef) -> StoredLayout {
         // One walk collects the nodes below the root, in spec order, with their exact positions in the root's
         // coordinates; then the storage, of exactly their count (the only allocation), is written in one loop.
         // (The walk is a static method with explicit arguments: as a nested function capturing the list, every
@@ -410,9 +418,7 @@ extension LayoutBuilder {
                 }
             }
         }
-        let root = records[Int(root.index)].source
-        if case .object(let unowned) = root { return Layout(storage: storage, index: 0, attached: unowned.object) }
-        return Layout(storage: storage, index: 0)
+        return StoredLayout(shared: SharedStorage(buffer: storage), index: 0)
     }
 
     /// Appends the nodes below record `index` to `nodes`, in spec order, each with its exact position in the

@@ -49,7 +49,7 @@ extension Node {
 
     /// A leaf's own layout: the node alone, of its size (detached: attach the node to hand it out).
     private func leafLayout(size: Size, scale: Double) throws(LayoutError) -> StoredLayout {
-        BuilderPool.withBuilder(scale: scale) { builder in builder.finishFlattened(builder.leaf(object: self, size: size)).stored }
+        BuilderPool.withBuilder(scale: scale) { builder in builder.finishFlattenedStored(builder.leaf(object: self, size: size)) }
     }
 
     /// What a layout pass reads of its root: its context; for `range` as a root (the parent size is the range's
@@ -304,7 +304,7 @@ extension Node {
             let size = builder.size(of: specRef)
             // Cache what Texture caches: the node and its flattened subnodes, not the spec (which can go now),
             // and not the node itself (detached: a layout that held the node would keep it alive forever).
-            let layout = builder.finishFlattened(builder.layout(object: self, size: size, sublayout: specRef)).stored
+            let layout = builder.finishFlattenedStored(builder.layout(object: self, size: size, sublayout: specRef))
             builder.rewind(to: mark)
             return store(LayoutCache.Entry(range: resolved, scale: scale, version: version, size: layout.size, layout: layout),
                          noting: noting ? builder.passNotes : nil)
