@@ -84,20 +84,22 @@ public struct LayoutPass: Sendable {
                 (managed, current) = (reading.managed, reading.subnodes)
             }
         }
-        var builder = Builder(context: context, notes: notes, placed: notes.takePlaced())
+        var builder = Builder(scale: context.scale, placed: notes.takePlaced())
         let rootNodes = entry.layout?.sublayoutCount ?? 0
         builder.updates.reserveCapacity(1 + rootNodes)
         builder.placed.reserveCapacity(rootNodes)
         try builder.visit(root, version: entry.version, layout: entry.layout, size: entry.size, range: entry.range,
-                          managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0))
+                          managed: managed, current: current, parent: -1, frame: Rect(x: 0, y: 0, width: 0, height: 0),
+                          notes: notes, context: context)
         try builder.checkEachNodeOnce()
         notes.givePlaced(&builder.placed)
         return LayoutPass(root: root, range: range, context: context, updates: builder.updates, changed: builder.changed)
     }
 
     private struct Builder {
-        let context: LayoutContext
-        let notes: PassNotes
+        /// The pass's scale. (Its context and notes are passed down the walk, borrowed: held here, each was a
+        /// retain and a release per pass.)
+        let scale: Double
         var updates: [Update] = []
         /// Every node placed by a parent in this pass, with that parent's update, to find a node in two places
         /// (the thread's buffer, kept with its notes).
@@ -111,12 +113,17 @@ public struct LayoutPass: Sendable {
         var deepPath: Set<ObjectIdentifier>?
         static let shallowPath = 32
 
+        init(scale: Double, placed: [PlacedNode]) {
+            self.scale = scale
+            self.placed = placed
+        }
+
         /// Adds `node`'s update (its `entry`, and whether it manages its subnodes and which it has now), then
         /// visits the nodes of its layout.
         /// (The entry comes in parts: passed whole from a note, it was copied through its value witness.)
         mutating func visit(
             _ node: Node, version: UInt64, layout: StoredLayout?, size: Size, range: SizeRange, managed: Bool, current: [Node],
-            parent: Int, frame: Rect
+            parent: Int, frame: Rect, notes: PassNotes, context: LayoutContext
         ) throws(HierarchyError) {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames. Each is cast
             // to a node once, here; the walk below takes them from `placed`.
@@ -160,7 +167,7 @@ public struct LayoutPass: Sendable {
                 // The child's reading when its parent laid it out (read in place), or one read of it now: the
                 // entry its parent placed and its subnodes.
                 let size = frame.size
-                if let n = notes.noteIndex(placed[p].node, size: size, scale: context.scale) {
+                if let n = notes.noteIndex(placed[p].node, size: size, scale: scale) {
                     // A leaf (no layout of its own, no subnodes to manage): its update, with nothing below it to
                     // visit. (Made here: a visit of its own passed and released its empty subnodes, and set up a
                     // walk over nothing.) The update takes the note's reference to the node.
@@ -176,12 +183,13 @@ public struct LayoutPass: Sendable {
                     try enter(child, in: node, at: here, parent: parent)
                     // (Field by field: in a closure given the note in place, the call captured the whole builder.)
                     try visit(child, version: notes.version(n), layout: notes.layout(n), size: size, range: notes.range(n),
-                              managed: notes.managed(n), current: notes.subnodes(n), parent: here, frame: frame)
+                              managed: notes.managed(n), current: notes.subnodes(n), parent: here, frame: frame,
+                              notes: notes, context: context)
                     leave(child)
                     continue
                 }
                 let child = unretained.takeUnretainedValue()
-                let found = child.applyingReading(size: size, scale: context.scale)
+                let found = child.applyingReading(size: size, scale: scale)
                 let childEntry: LayoutCache.Entry
                 if let cached = found.entry {
                     childEntry = cached
@@ -196,7 +204,7 @@ public struct LayoutPass: Sendable {
                 try enter(child, in: node, at: here, parent: parent)
                 try visit(child, version: childEntry.version, layout: childEntry.layout, size: childEntry.size,
                           range: childEntry.range, managed: found.managed, current: found.subnodes, parent: here,
-                          frame: frame)
+                          frame: frame, notes: notes, context: context)
                 leave(child)
             }
         }
@@ -287,8 +295,8 @@ public struct LayoutPass: Sendable {
                 guard let child = first.layout?.layout.sublayouts.lazy.compactMap({ $0.object as? Node })
                     .first(where: { ObjectIdentifier($0) == placed[a].node })
                 else { return }
-                let firstPlace = Self.place(of: child, in: first.node, range: first.range, scale: context.scale, occurrence: 0)
-                let secondPlace = Self.place(of: child, in: second.node, range: second.range, scale: context.scale,
+                let firstPlace = Self.place(of: child, in: first.node, range: first.range, scale: scale, occurrence: 0)
+                let secondPlace = Self.place(of: child, in: second.node, range: second.range, scale: scale,
                                              occurrence: first.node === second.node ? 1 : 0)
                 throw .nodeInTwoPlaces(node: child.displayName, first: firstPlace, second: secondPlace)
             }
