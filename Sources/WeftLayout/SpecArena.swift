@@ -27,6 +27,9 @@ public final class SpecArena: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var identifiers = ScratchArray<String>("")
     /// Children's references waiting for their parent's record (a stack: nested specs push and pop above).
     @exclusivity(unchecked) @usableFromInline var scratch = ScratchArray<SpecChild>()
+    /// Whether a spec was finished in this arena (``SpecBuilder/finish(_:)``): a ``Spec`` may refer to any of its
+    /// specs, so none is dropped any more (``rewind(to:)`` does nothing) and nothing is added.
+    @exclusivity(unchecked) @usableFromInline package internal(set) var isFinished = false
 
     public init() {}
 
@@ -56,6 +59,7 @@ public final class SpecArena: @unchecked Sendable {
 
     @usableFromInline
     func truncate(to mark: Mark) {
+        if isFinished { return }
         records.truncate(to: mark.records)
         children.truncate(to: mark.children)
         elements.truncate(to: mark.elements)

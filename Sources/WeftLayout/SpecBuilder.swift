@@ -32,9 +32,20 @@ public struct SpecBuilder {
     /// The tree under `root` as a finished value; the builder goes on with a new arena (the finished one is
     /// never added to again, so the spec may be laid out on any thread).
     public mutating func finish(_ root: SpecRef) -> Spec {
-        let spec = Spec(arena: arena, index: root.index)
+        // A reference of another builder is finished as a wrapper of it, which refuses to be laid out
+        // (``SpecRef/specChild(in:)``): as a spec of this arena, it would name another spec, or none.
+        let index = root.isSpec(of: arena) ? root.index : arena.append(.wrapper, style: LayoutStyle(), identifier: nil, parts: [root])
+        let spec = Spec(arena: arena, index: index)
+        // Never added to again (nor rewound, where the layers above lent this arena for a node's specs).
+        arena.isFinished = true
         arena = SpecArena()
         return spec
+    }
+
+    /// The reference to spec `index` of this builder's arena.
+    @inlinable @inline(__always)
+    func ref(_ index: Int32) -> SpecRef {
+        SpecRef(index, in: arena)
     }
 
     // MARK: Specs
@@ -46,7 +57,7 @@ public struct SpecBuilder {
         identifier: String? = nil
     ) -> SpecRef {
         let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
-        return SpecRef(arena.append(
+        return ref(arena.append(
             .stack(aligned, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, parts: children))
     }
 
@@ -125,7 +136,7 @@ public struct SpecBuilder {
         _ style: LayoutStyle, _ identifier: String?, childrenFrom base: Int
     ) -> SpecRef {
         let aligned = options.aligned(horizontal: horizontalAlignment, vertical: verticalAlignment)
-        return SpecRef(arena.appendRecord(
+        return ref(arena.appendRecord(
             .stack(aligned, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, scratchFrom: base))
     }
 
@@ -152,21 +163,21 @@ public struct SpecBuilder {
     public func inset(
         _ insets: EdgeInsets, _ child: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.inset(insets), style: style, identifier: identifier, child: child))
+        ref(arena.append(.inset(insets), style: style, identifier: identifier, child: child))
     }
 
     /// An overlay above a child (``OverlaySpec``).
     public func overlay(
         child: some SpecPart, overlay: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.overlay, style: style, identifier: identifier, first: child, second: overlay))
+        ref(arena.append(.overlay, style: style, identifier: identifier, first: child, second: overlay))
     }
 
     /// A background behind a child (``BackgroundSpec``).
     public func background(
         child: some SpecPart, background: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.background, style: style, identifier: identifier, first: background, second: child))
+        ref(arena.append(.background, style: style, identifier: identifier, first: background, second: child))
     }
 
     /// A centered child (``CenterSpec``).
@@ -174,7 +185,7 @@ public struct SpecBuilder {
         _ centering: CenterSpec.Centering = .xy, sizing: RelativeSpec.Sizing = [], _ child: some SpecPart,
         style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.center(centering, sizing), style: style, identifier: identifier, child: child))
+        ref(arena.append(.center(centering, sizing), style: style, identifier: identifier, child: child))
     }
 
     /// A child placed at the start, center or end of each axis (``RelativeSpec``).
@@ -182,14 +193,14 @@ public struct SpecBuilder {
         horizontal: RelativeSpec.Position, vertical: RelativeSpec.Position, sizing: RelativeSpec.Sizing = [],
         _ child: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.relative(horizontal, vertical, sizing), style: style, identifier: identifier, child: child))
+        ref(arena.append(.relative(horizontal, vertical, sizing), style: style, identifier: identifier, child: child))
     }
 
     /// A child of a fixed height-to-width ratio (``RatioSpec``).
     public func ratio(
         _ ratio: Double, _ child: some SpecPart, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.ratio(ratio), style: style, identifier: identifier, child: child))
+        ref(arena.append(.ratio(ratio), style: style, identifier: identifier, child: child))
     }
 
     /// Children at their styles' positions (``AbsoluteSpec``).
@@ -197,12 +208,12 @@ public struct SpecBuilder {
         sizing: AbsoluteSpec.Sizing = .default, children: [any SpecPart], style: LayoutStyle = LayoutStyle(),
         identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.absolute(sizing), style: style, identifier: identifier, parts: children))
+        ref(arena.append(.absolute(sizing), style: style, identifier: identifier, parts: children))
     }
 
     /// Children each laid out in the spec's range (``WrapperSpec``).
     public func wrapper(_ children: [any SpecPart], style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
-        SpecRef(arena.append(.wrapper, style: style, identifier: identifier, parts: children))
+        ref(arena.append(.wrapper, style: style, identifier: identifier, parts: children))
     }
 
     /// A corner element over one corner of a child (``CornerSpec``).
@@ -210,45 +221,60 @@ public struct SpecBuilder {
         child: some SpecPart, corner: some SpecPart, location: CornerSpec.Location, offset: Point = .zero,
         wrapsCorner: Bool = false, style: LayoutStyle = LayoutStyle(), identifier: String? = nil
     ) -> SpecRef {
-        SpecRef(arena.append(.corner(location, offset, wrapsCorner), style: style, identifier: identifier,
-                             first: child, second: corner))
+        ref(arena.append(.corner(location, offset, wrapsCorner), style: style, identifier: identifier,
+                         first: child, second: corner))
     }
 
     /// An empty spec taking its range's minimum: with flexGrow, a spacer in a stack (``Spacer``).
     @inlinable
     public func spacer(style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
-        SpecRef(arena.appendRecord(.spacer, style: style, identifier: identifier, scratchFrom: arena.scratch.count))
+        ref(arena.appendRecord(.spacer, style: style, identifier: identifier, scratchFrom: arena.scratch.count))
     }
 
     /// A leaf of an optional intrinsic size (``Box``).
     @inlinable
     public func box(size: Size? = nil, style: LayoutStyle = LayoutStyle(), identifier: String? = nil) -> SpecRef {
-        SpecRef(arena.appendRecord(.box(size), style: style, identifier: identifier, scratchFrom: arena.scratch.count))
+        ref(arena.appendRecord(.box(size), style: style, identifier: identifier, scratchFrom: arena.scratch.count))
     }
 }
 
 /// A spec in a ``SpecBuilder``: a child for the builder's next specs, or the root to lay out. Valid only with
-/// the builder (the arena) it came from.
+/// the builder (the arena) it came from: used with another, it is an element that refuses to be laid out.
 public struct SpecRef: SpecPart, Hashable {
     @usableFromInline let index: Int32
+    /// The address of the arena the spec is in: compared, never followed (the arena may be gone).
+    @usableFromInline let arena: UInt
 
-    @usableFromInline
-    init(_ index: Int32) {
+    @usableFromInline @inline(__always)
+    init(_ index: Int32, in arena: SpecArena) {
         self.index = index
+        self.arena = Self.address(of: arena)
     }
 
-    /// The spec in `arena`; a reference no spec of `arena` answers (one from another builder) becomes an element
-    /// that refuses to be laid out, with an error that says so: looked up, it would have stopped the process.
-    /// (One that happens to name a spec of `arena` is that spec: the reference does not record its builder.)
+    /// `arena`'s address (a bit cast: `ObjectIdentifier(arena)` retained and released it each time).
+    @inlinable @inline(__always)
+    static func address(of arena: SpecArena) -> UInt {
+        unsafeBitCast(arena, to: UInt.self)
+    }
+
+    /// Whether this is a spec of `arena`. (The index is checked too: an arena that took the address of a
+    /// finished and freed one must not be read past its end.)
+    @inlinable
+    package func isSpec(of arena: SpecArena) -> Bool {
+        self.arena == Self.address(of: arena) && UInt32(bitPattern: index) < UInt32(truncatingIfNeeded: arena.records.count)
+    }
+
+    /// The spec in `arena`; a reference of another arena becomes an element that refuses to be laid out, with
+    /// an error that says so (looked up in this arena, it would name another spec, or none).
     @inlinable
     public func specChild(in arena: SpecArena) -> SpecChild {
-        if UInt32(bitPattern: index) < UInt32(truncatingIfNeeded: arena.records.count) { return SpecChild(spec: index) }
+        if isSpec(of: arena) { return SpecChild(spec: index) }
         return unknown(in: arena)
     }
 
     @usableFromInline
     func unknown(in arena: SpecArena) -> SpecChild {
-        arena.appendElement(UnknownSpecReference(index: Int(index), count: arena.count))
+        arena.appendElement(UnknownSpecReference(index: Int(index)))
     }
 }
 
@@ -256,12 +282,11 @@ public struct SpecRef: SpecPart, Hashable {
 /// laying it out throws.
 struct UnknownSpecReference: LayoutElement {
     let index: Int
-    let count: Int
 
     var style: LayoutStyle { LayoutStyle() }
     var kindName: String { "unknown spec reference" }
 
     func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        throw LayoutError("a SpecRef of another SpecBuilder: spec \(index), where this one has \(count) (a SpecRef is valid only with the builder it came from)")
+        throw LayoutError("a SpecRef of another SpecBuilder (its spec \(index)): a SpecRef is valid only with the builder it came from")
     }
 }

@@ -281,9 +281,11 @@ extension Node {
         // (Switched over, consumed: `if let` destroyed the nil of a leaf through the existential's value witness,
         // about 60 instructions per leaf.)
         let part = layoutSpecThatFits(resolved, in: &specs)
-        // The spec returned is one of the arena the builder has now: the one lent, or, if the node's code finished a
-        // spec (the builder then goes on in a new arena) or replaced the builder, that one's (kept for the layout).
-        let ownArena = specs.arena === arena ? nil : specs.arena
+        // The spec returned is laid out in the arena it is in: the one lent, or, if the node's code finished a spec
+        // (the builder then goes on in a new arena) or replaced the builder, the builder's new one, unless the
+        // spec is a reference to one of the lent arena made before (kept for the layout).
+        var ownArena: SpecArena?
+        if specs.arena !== arena { ownArena = Self.arena(of: part, lent: arena, builder: specs.arena) }
         builder.giveBack(consume specs, over: arena)
         switch consume part {
         case .some(let spec):
@@ -318,6 +320,14 @@ extension Node {
             return store(LayoutCache.Entry(range: resolved, scale: scale, version: version, size: size, layout: nil),
                          noting: noting ? builder.passNotes : nil)
         }
+    }
+
+    /// Where the node's code moved its builder on from the `lent` arena to `builder`'s: the arena to lay `part`
+    /// out in, nil for the lent one (a reference to one of its specs made before).
+    @inline(never)
+    private static func arena(of part: borrowing (any SpecPart)?, lent: SpecArena, builder: SpecArena) -> SpecArena? {
+        if let reference = (copy part) as? SpecRef, reference.isSpec(of: lent) { return nil }
+        return builder
     }
 
     /// Stores `entry` in the cache (a newer version may exist by now; the entry is then simply never looked up)

@@ -91,7 +91,23 @@ struct SpecArenaTests {
             Issue.record("a stack with a foreign SpecRef was laid out")
         } catch {
             #expect(error.path == "root.children[1]")
-            #expect(error.reason == "a SpecRef of another SpecBuilder: spec 50, where this one has 1 (a SpecRef is valid only with the builder it came from)")
+            #expect(error.reason == "a SpecRef of another SpecBuilder (its spec 50): a SpecRef is valid only with the builder it came from")
+        }
+        // One that names a spec of this builder's arena by its index (0: the box) is refused all the same.
+        var third = SpecBuilder()
+        let early = other.box(size: Size(5, 5))
+        _ = third.box(size: Size(2, 2))
+        #expect(throws: LayoutError.self) {
+            try Layout.compute(third.finish(third.inset(EdgeInsets(all: 1), early)), in: SizeRange(min: .zero, max: Size(100, 100)))
+        }
+        // Finished as the root of another builder: refused too, where it was looked up past the arena's end.
+        var fourth = SpecBuilder()
+        _ = fourth.box(size: Size(1, 1))
+        do {
+            _ = try Layout.compute(fourth.finish(foreign), in: SizeRange(min: .zero, max: Size(100, 100)))
+            Issue.record("a foreign SpecRef finished as a root was laid out")
+        } catch {
+            #expect(error.reason == "a SpecRef of another SpecBuilder (its spec 50): a SpecRef is valid only with the builder it came from")
         }
         // The reference is still good in its own builder.
         #expect(try Layout.compute(other.finish(foreign), in: SizeRange(min: .zero, max: Size(100, 100))).size == Size(3, 3))

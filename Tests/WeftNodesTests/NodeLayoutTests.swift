@@ -105,6 +105,69 @@ struct NodeLayoutTests {
         }
     }
 
+    /// A node that makes a 10 x 10 box with the builder it is given, then finishes a spec with it or replaces it
+    /// (and makes a 20 x 20 box with the builder it has then, or not), and returns the first box.
+    final class EarlySpecNode: Node, @unchecked Sendable {
+        enum Way: Sendable, CaseIterable { case finishing, finishingThenMore, replacing, replacingThenMore }
+        let way: Way
+
+        init(_ way: Way) {
+            self.way = way
+            super.init()
+        }
+
+        override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
+            let early = specs.box(size: Size(10, 10))
+            switch way {
+            case .finishing, .finishingThenMore: _ = specs.finish(specs.box(size: Size(1, 1)))
+            case .replacing, .replacingThenMore: specs = SpecBuilder()
+            }
+            if way == .finishingThenMore || way == .replacingThenMore { _ = specs.box(size: Size(20, 20)) }
+            return early
+        }
+    }
+
+    @Test("A spec made with the lent builder before the node finished a spec or replaced the builder is the one laid out")
+    func specMadeBeforeTheBuilderMovedOn() throws {
+        for way in EarlySpecNode.Way.allCases {
+            let range = SizeRange(min: .zero, max: Size(100, 100))
+            #expect(try EarlySpecNode(way).layoutThatFits(range).size == Size(10, 10), "\(way)")
+            let column = ComposedNode("column") { _ in StackSpec.vertical(alignItems: .start, children: [EarlySpecNode(way), EarlySpecNode(way)]) }
+            let pass = try LayoutPass.compute(root: column, range: range)
+            #expect(pass.rootSize == Size(10, 20), "\(way)")
+        }
+    }
+
+    /// A node that keeps the spec it finishes with the builder it is given, and returns it.
+    final class KeepingNode: Node, @unchecked Sendable {
+        let kept = Locked<Spec?>(nil)
+
+        override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
+            let spec = specs.finish(specs.inset(EdgeInsets(all: 2), specs.box(size: Size(10, 10))))
+            kept.withLock { $0 = spec }
+            return spec
+        }
+    }
+
+    @Test("A spec a node finished with the builder it is lent stays whole after later layouts on the thread reuse the builder")
+    func keptSpecStaysWhole() throws {
+        let keeping = KeepingNode()
+        let leaf = CountingLeaf("leaf", size: Size(30, 30))
+        let column = ComposedNode("column") { _ in StackSpec.vertical(alignItems: .start, children: [leaf, keeping]) }
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        // 30 tall, then the kept spec: 2 + 10 + 2.
+        #expect(try LayoutPass.compute(root: column, range: range).rootSize == Size(30, 44))
+        // Other layouts on this thread, with specs of their own (rows of two leaves, 44 x 20).
+        for _ in 0..<3 {
+            let rows = (0..<3).map { RowNode("row \($0)", .given) }
+            #expect(try ComposedNode("rows") { _ in StackSpec.vertical(children: rows) }.layoutThatFits(range).size == Size(44, 60))
+        }
+        let kept = try #require(keeping.kept.withLock { $0 })
+        let layout = try Layout.compute(kept, in: range)
+        #expect(layout.size == Size(14, 14))
+        #expect(layout.sublayouts.first?.frame == Rect(x: 2, y: 2, width: 10, height: 10))
+    }
+
     @Test("Nodes build their specs one after another in the builder they are lent, also after one finished or replaced it")
     func lentSpecBuilder() throws {
         for ways in [[RowNode.Way.given, .given, .given], [.finishing, .given, .replacing], [.replacing, .finishing, .given]] {
@@ -145,7 +208,7 @@ struct NodeLayoutTests {
             Issue.record("a foreign SpecRef was laid out")
         } catch {
             #expect(error.path == "root.layoutSpec")
-            #expect(error.reason.hasPrefix("a SpecRef of another SpecBuilder: spec 50, where this one has"))
+            #expect(error.reason == "a SpecRef of another SpecBuilder (its spec 50): a SpecRef is valid only with the builder it came from")
         }
         // In a pass too.
         #expect(throws: HierarchyError.self) { try LayoutPass.compute(root: node, range: SizeRange(min: .zero, max: Size(100, 100))) }
