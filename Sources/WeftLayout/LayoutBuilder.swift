@@ -108,6 +108,7 @@ public struct LayoutBuilder: ~Copyable {
         mutating get {
             if let arena = specStack { return arena }
             let arena = SpecArena()
+            arena.isScratch = true
             specStack = arena
             return arena
         }
@@ -118,9 +119,7 @@ public struct LayoutBuilder: ~Copyable {
     @inlinable
     package mutating func unretainedScratchSpecs() -> Unmanaged<SpecArena> {
         if let arena = specStack { return Unmanaged.passUnretained(arena) }
-        let arena = SpecArena()
-        specStack = arena
-        return Unmanaged.passUnretained(arena)
+        return Unmanaged.passUnretained(scratchSpecs)
     }
 
     @usableFromInline var specStack: SpecArena?
@@ -136,26 +135,11 @@ public struct LayoutBuilder: ~Copyable {
         return SpecBuilder(arena: arena)
     }
 
-    /// Keeps `specs` for the next ``takeSpecBuilder(over:)`` if it still builds in `arena` (a builder that
-    /// finished a spec goes on in an arena of its own: it is dropped). If a spec was finished in `arena` (the
-    /// node's code kept a ``Spec`` of it), the arena is retired: the layouts under way go on reading theirs in
-    /// it, and the next nodes' specs go into a new one.
+    /// Keeps `specs` for the next ``takeSpecBuilder(over:)`` if it still builds in `arena` (one the node's code
+    /// replaced with another builder is dropped).
     @inlinable
     package mutating func giveBack(_ specs: consuming SpecBuilder, over arena: SpecArena) {
-        // (The check first, and `specs` moved in last: checked after, `specs` was retained to be kept and
-        // released again.)
-        if arena.isFinished { return retireScratchSpecs() }
         if specs.arena === arena { lentSpecs = specs }
-    }
-
-    /// Scratch arenas in which a node's code finished a spec: kept until ``reset()`` (the layouts under way
-    /// borrow theirs from this builder).
-    @usableFromInline var retiredSpecs: [SpecArena] = []
-
-    @usableFromInline
-    mutating func retireScratchSpecs() {
-        if let arena = specStack.take() { retiredSpecs.append(arena) }
-        lentSpecs = nil
     }
 
     /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
@@ -184,7 +168,6 @@ public struct LayoutBuilder: ~Copyable {
         stackLines.truncate(to: 0)
         counters = LayoutCounters()
         passNotes = nil
-        if !retiredSpecs.isEmpty { retiredSpecs.removeAll() }
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
         if values != nil {
             if isKnownUniquelyReferenced(&values!) { values?.reset() } else { values = nil }

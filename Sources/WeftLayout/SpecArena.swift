@@ -27,9 +27,9 @@ public final class SpecArena: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var identifiers = ScratchArray<String>("")
     /// Children's references waiting for their parent's record (a stack: nested specs push and pop above).
     @exclusivity(unchecked) @usableFromInline var scratch = ScratchArray<SpecChild>()
-    /// Whether a spec was finished in this arena (``SpecBuilder/finish(_:)``): a ``Spec`` may refer to any of its
-    /// specs, so none is dropped any more (``rewind(to:)`` does nothing) and nothing is added.
-    @exclusivity(unchecked) @usableFromInline package internal(set) var isFinished = false
+    /// Whether this is a layout builder's scratch arena (``LayoutBuilder/scratchSpecs``), which the layers above
+    /// rewind and reuse: a spec finished in it is copied out (``SpecBuilder/finish(_:)``).
+    @exclusivity(unchecked) var isScratch = false
 
     public init() {}
 
@@ -59,7 +59,6 @@ public final class SpecArena: @unchecked Sendable {
 
     @usableFromInline
     func truncate(to mark: Mark) {
-        if isFinished { return }
         records.truncate(to: mark.records)
         children.truncate(to: mark.children)
         elements.truncate(to: mark.elements)
@@ -168,6 +167,25 @@ public final class SpecArena: @unchecked Sendable {
     func appendObject(_ object: any LayoutObject) -> SpecChild {
         objects.append(object)
         return SpecChild(object: Int32(truncatingIfNeeded: objects.count - 1))
+    }
+
+    /// Appends a copy of spec `index` of `source` and its subtree (its children's specs first, then it); returns
+    /// the copy's index. Elements and objects are shared, not copied.
+    func append(copyOf index: Int32, in source: SpecArena) -> Int32 {
+        let record = source.records[Int(index)]
+        let base = scratch.count
+        for i in 0..<Int(record.childCount) {
+            let child = source.children[Int(record.childStart) + i]
+            if child.isSpec {
+                scratch.append(SpecChild(spec: append(copyOf: child.specIndex, in: source)))
+            } else if child.isObject {
+                scratch.append(appendObject(source.objects[Int(child.objectIndex)]))
+            } else {
+                scratch.append(appendElement(source.elements[Int(child.elementIndex)]))
+            }
+        }
+        let style = source.styles[Int(record.style)]
+        return appendRecord(record.kind, style: style, identifier: source.identifier(of: record), scratchFrom: base)
     }
 
     // MARK: Reading

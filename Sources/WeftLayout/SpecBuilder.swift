@@ -30,14 +30,21 @@ public struct SpecBuilder {
     }
 
     /// The tree under `root` as a finished value; the builder goes on with a new arena (the finished one is
-    /// never added to again, so the spec may be laid out on any thread).
+    /// never added to again, so the spec may be laid out on any thread). A builder lent over a layout builder's
+    /// scratch arena (a node's `layoutSpecThatFits`) copies the tree into an arena of its own instead, and goes
+    /// on in the lent one, whose specs the layers above drop when the node is laid out.
     public mutating func finish(_ root: SpecRef) -> Spec {
-        // A reference of another builder is finished as a wrapper of it, which refuses to be laid out
-        // (``SpecRef/specChild(in:)``): as a spec of this arena, it would name another spec, or none.
+        // (A reference of another builder is finished as a wrapper of it, which refuses to be laid out, see
+        // ``SpecRef/specChild(in:)``: as a spec of this arena, it would name another spec, or none.)
+        if arena.isScratch {
+            let own = SpecArena()
+            let index = root.isSpec(of: arena)
+                ? own.append(copyOf: root.index, in: arena)
+                : own.append(.wrapper, style: LayoutStyle(), identifier: nil, parts: [root])
+            return Spec(arena: own, index: index)
+        }
         let index = root.isSpec(of: arena) ? root.index : arena.append(.wrapper, style: LayoutStyle(), identifier: nil, parts: [root])
         let spec = Spec(arena: arena, index: index)
-        // Never added to again (nor rewound, where the layers above lent this arena for a node's specs).
-        arena.isFinished = true
         arena = SpecArena()
         return spec
     }

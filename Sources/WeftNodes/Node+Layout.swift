@@ -281,9 +281,8 @@ extension Node {
         // (Switched over, consumed: `if let` destroyed the nil of a leaf through the existential's value witness,
         // about 60 instructions per leaf.)
         let part = layoutSpecThatFits(resolved, in: &specs)
-        // The spec returned is laid out in the arena it is in: the one lent, or, if the node's code finished a spec
-        // (the builder then goes on in a new arena) or replaced the builder, the builder's new one, unless the
-        // spec is a reference to one of the lent arena made before (kept for the layout).
+        // The spec returned is laid out in the arena it is in: the one lent, or, if the node's code replaced the
+        // builder, the new builder's (kept for the layout), unless the spec is one of the lent arena made before.
         var ownArena: SpecArena?
         if specs.arena !== arena { ownArena = Self.arena(of: part, lent: arena, builder: specs.arena) }
         builder.giveBack(consume specs, over: arena)
@@ -322,7 +321,7 @@ extension Node {
         }
     }
 
-    /// Where the node's code moved its builder on from the `lent` arena to `builder`'s: the arena to lay `part`
+    /// Where the node's code replaced the builder over the `lent` arena with `builder`: the arena to lay `part`
     /// out in, nil for the lent one (a reference to one of its specs made before).
     @inline(never)
     private static func arena(of part: borrowing (any SpecPart)?, lent: SpecArena, builder: SpecArena) -> SpecArena? {

@@ -54,6 +54,46 @@ struct SpecArenaTests {
         #expect(children[3].kindName == "box")
     }
 
+    @Test("A spec finished in a scratch arena is a copy of its tree in an arena of its own; the builder goes on in the scratch one")
+    func finishInScratchCopies() throws {
+        let a = Marker("a", size: Size(10, 20))
+        let scratch = SpecArena()
+        scratch.isScratch = true
+        var specs = SpecBuilder(arena: scratch)
+        // A spec before the tree, which the copy leaves out.
+        _ = specs.box(size: Size(99, 99))
+        var grow = LayoutStyle()
+        grow.flexGrow = 1
+        let row = specs.stack(StackOptions(direction: .horizontal, spacing: 5), children: a,
+                              specs.inset(EdgeInsets(all: 3), specs.box(size: Size(30, 5), identifier: "box")),
+                              specs.spacer(style: grow), Box(size: Size(6, 6)), identifier: "row")
+        let copied = specs.finish(row)
+        #expect(specs.arena === scratch)
+        #expect(copied.arena !== scratch)
+        // The tree's four specs (the stack, the inset, the inner box, the spacer) and the value box, which is added
+        // as a spec of its kind; not the first box.
+        #expect(copied.arena.count == 5)
+        // The same tree built in an arena of its own, for comparison.
+        var plain = SpecBuilder()
+        let expected = plain.finish(plain.stack(StackOptions(direction: .horizontal, spacing: 5), children: a,
+                                                plain.inset(EdgeInsets(all: 3), plain.box(size: Size(30, 5), identifier: "box")),
+                                                plain.spacer(style: grow), Box(size: Size(6, 6)), identifier: "row"))
+        let range = SizeRange(min: Size(120, 0), max: Size(120, 100))
+        let layout = try Layout.compute(copied, in: range)
+        let reference = try Layout.compute(expected, in: range)
+        // 10 + 5 + 36 + 5 + spacer + 5 + 6 = 120: the spacer grows to 53.
+        #expect(layout.size == Size(120, 20))
+        #expect(layout.sublayouts.map(\.frame) == reference.sublayouts.map(\.frame))
+        #expect(layout.sublayouts.map(\.frame)[2] == Rect(x: 56, y: 0, width: 53, height: 20))
+        #expect(layout.sublayouts[0].object === a)
+        #expect(copied.identifier == "row")
+        #expect(copied.childElements[1].childElements[0].identifier == "box")
+        // The scratch arena is rewound and reused; the copy is untouched.
+        scratch.rewind(to: SpecArena().mark)
+        _ = specs.box(size: Size(1, 1))
+        #expect(try Layout.compute(copied, in: range).sublayouts.map(\.frame) == reference.sublayouts.map(\.frame))
+    }
+
     @Test("A node's spec taken off the arena's stack takes its objects with it; the arena is reused")
     func rewindDropsObjects() throws {
         let arena = SpecArena()

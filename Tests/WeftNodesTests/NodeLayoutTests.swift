@@ -139,33 +139,58 @@ struct NodeLayoutTests {
     }
 
     /// A node that keeps the spec it finishes with the builder it is given, and returns it.
+    /// A node that keeps the spec it finishes with the builder it is given (or with a copy of it, going on with
+    /// the builder itself afterwards), and returns it.
     final class KeepingNode: Node, @unchecked Sendable {
         let kept = Locked<Spec?>(nil)
+        let copying: Bool
+
+        init(copying: Bool) {
+            self.copying = copying
+            super.init()
+        }
 
         override func layoutSpecThatFits(_ range: SizeRange, in specs: inout SpecBuilder) -> (any SpecPart)? {
-            let spec = specs.finish(specs.inset(EdgeInsets(all: 2), specs.box(size: Size(10, 10))))
+            var finishing = specs
+            let spec = finishing.finish(finishing.inset(EdgeInsets(all: 2), finishing.box(size: Size(10, 10))))
+            if copying {
+                // More specs with the builder itself, after the copy finished one.
+                for _ in 0..<20 { _ = specs.box(size: Size(1, 1)) }
+            } else {
+                specs = finishing
+            }
             kept.withLock { $0 = spec }
             return spec
         }
     }
 
-    @Test("A spec a node finished with the builder it is lent stays whole after later layouts on the thread reuse the builder")
+    @Test("A spec a node finished with the builder it is lent stays whole after later layouts on the thread reuse the builder, and keeps nothing else")
     func keptSpecStaysWhole() throws {
-        let keeping = KeepingNode()
-        let leaf = CountingLeaf("leaf", size: Size(30, 30))
-        let column = ComposedNode("column") { _ in StackSpec.vertical(alignItems: .start, children: [leaf, keeping]) }
-        let range = SizeRange(min: .zero, max: Size(100, 100))
-        // 30 tall, then the kept spec: 2 + 10 + 2.
-        #expect(try LayoutPass.compute(root: column, range: range).rootSize == Size(30, 44))
-        // Other layouts on this thread, with specs of their own (rows of two leaves, 44 x 20).
-        for _ in 0..<3 {
-            let rows = (0..<3).map { RowNode("row \($0)", .given) }
-            #expect(try ComposedNode("rows") { _ in StackSpec.vertical(children: rows) }.layoutThatFits(range).size == Size(44, 60))
+        for copying in [false, true] {
+            weak var weakColumn: ComposedNode?
+            weak var weakLeaf: CountingLeaf?
+            weak var weakKeeping: KeepingNode?
+            let kept: Spec = try {
+                let keeping = KeepingNode(copying: copying)
+                let leaf = CountingLeaf("leaf", size: Size(30, 30))
+                let column = ComposedNode("column") { _ in StackSpec.vertical(alignItems: .start, children: [leaf, keeping]) }
+                (weakColumn, weakLeaf, weakKeeping) = (column, leaf, keeping)
+                let range = SizeRange(min: .zero, max: Size(100, 100))
+                // 30 tall, then the kept spec: 2 + 10 + 2.
+                #expect(try LayoutPass.compute(root: column, range: range).rootSize == Size(30, 44))
+                // Other layouts on this thread, with specs of their own (rows of two leaves, 44 x 20).
+                for _ in 0..<3 {
+                    let rows = (0..<3).map { RowNode("row \($0)", .given) }
+                    #expect(try ComposedNode("rows") { _ in StackSpec.vertical(children: rows) }.layoutThatFits(range).size == Size(44, 60))
+                }
+                return try #require(keeping.kept.withLock { $0 })
+            }()
+            let layout = try Layout.compute(kept, in: SizeRange(min: .zero, max: Size(100, 100)))
+            #expect(layout.size == Size(14, 14), "copying: \(copying)")
+            #expect(layout.sublayouts.first?.frame == Rect(x: 2, y: 2, width: 10, height: 10), "copying: \(copying)")
+            // The spec keeps its own specs only: the nodes of the layout it was made in are gone.
+            #expect(weakColumn == nil && weakLeaf == nil && weakKeeping == nil, "copying: \(copying)")
         }
-        let kept = try #require(keeping.kept.withLock { $0 })
-        let layout = try Layout.compute(kept, in: range)
-        #expect(layout.size == Size(14, 14))
-        #expect(layout.sublayouts.first?.frame == Rect(x: 2, y: 2, width: 10, height: 10))
     }
 
     @Test("Nodes build their specs one after another in the builder they are lent, also after one finished or replaced it")
