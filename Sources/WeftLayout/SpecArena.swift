@@ -29,7 +29,7 @@ public final class SpecArena: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var scratch = ScratchArray<SpecChild>()
     /// Whether this is a layout builder's scratch arena (``LayoutBuilder/scratchSpecs``), which the layers above
     /// rewind and reuse: a spec finished in it is copied out (``SpecBuilder/finish(_:)``).
-    @exclusivity(unchecked) var isScratch = false
+    @exclusivity(unchecked) package var isScratch = false
 
     public init() {}
 
@@ -170,14 +170,22 @@ public final class SpecArena: @unchecked Sendable {
     }
 
     /// Appends a copy of spec `index` of `source` and its subtree (its children's specs first, then it); returns
-    /// the copy's index. Elements and objects are shared, not copied.
+    /// the copy's index. Elements and objects are shared, not copied; a spec that occurs more than once in the
+    /// tree is copied once (copied per occurrence, a tree that reuses its specs grew exponentially).
     func append(copyOf index: Int32, in source: SpecArena) -> Int32 {
+        var copied: [Int32: Int32] = [:]
+        return append(copyOf: index, in: source, copied: &copied)
+    }
+
+    private func append(copyOf index: Int32, in source: SpecArena, copied: inout [Int32: Int32]) -> Int32 {
+        if let done = copied[index] { return done }
         let record = source.records[Int(index)]
+        // (A child's own copy pushes its children above these and pops them.)
         let base = scratch.count
         for i in 0..<Int(record.childCount) {
             let child = source.children[Int(record.childStart) + i]
             if child.isSpec {
-                scratch.append(SpecChild(spec: append(copyOf: child.specIndex, in: source)))
+                scratch.append(SpecChild(spec: append(copyOf: child.specIndex, in: source, copied: &copied)))
             } else if child.isObject {
                 scratch.append(appendObject(source.objects[Int(child.objectIndex)]))
             } else {
@@ -185,7 +193,9 @@ public final class SpecArena: @unchecked Sendable {
             }
         }
         let style = source.styles[Int(record.style)]
-        return appendRecord(record.kind, style: style, identifier: source.identifier(of: record), scratchFrom: base)
+        let new = appendRecord(record.kind, style: style, identifier: source.identifier(of: record), scratchFrom: base)
+        copied[index] = new
+        return new
     }
 
     // MARK: Reading

@@ -346,12 +346,16 @@ extension Node {
     /// The node's full layout for `range` (already narrowed by its style): the node at the root and its spec's
     /// whole layout below, laid out afresh (not cached). For error messages and debugging.
     func specLayout(_ range: SizeRange, scale: Double) -> Layout? {
-        // A new arena, which the layout keeps (its specs are part of it).
-        var specs = SpecBuilder()
+        // A new arena, which the layout keeps (its specs are part of it), that a spec finished in is copied out of
+        // as out of the one a layout lends (so that the node's code behaves as it did there).
+        let lent = SpecArena()
+        lent.isScratch = true
+        var specs = SpecBuilder(arena: lent)
         guard let spec = layoutSpecThatFits(range, in: &specs) else { return nil }
+        let arena = specs.arena === lent ? lent : Self.arena(of: spec, lent: lent, builder: specs.arena) ?? lent
         var builder = LayoutBuilder(scale: scale)
-        let root = spec.specChild(in: specs.arena)
-        guard let specRef = try? builder.layoutSpecChild(specs.arena, root, range, parentSize: range.max) else { return nil }
+        let root = spec.specChild(in: arena)
+        guard let specRef = try? builder.layoutSpecChild(arena, root, range, parentSize: range.max) else { return nil }
         return builder.finish(builder.layout(object: self, size: builder.size(of: specRef), sublayout: specRef))
     }
 }

@@ -88,6 +88,11 @@ struct SpecArenaTests {
         #expect(layout.sublayouts[0].object === a)
         #expect(copied.identifier == "row")
         #expect(copied.childElements[1].childElements[0].identifier == "box")
+        // A spec that occurs twice in the tree is copied once: 16 stacks each of the one before, twice, over a
+        // box are 17 specs (copied per occurrence, 2^17 - 1).
+        var shared = specs.box(size: Size(1, 1))
+        for _ in 0..<16 { shared = specs.stack(children: shared, shared) }
+        #expect(specs.finish(shared).arena.count == 17)
         // The scratch arena is rewound and reused; the copy is untouched.
         scratch.rewind(to: SpecArena().mark)
         _ = specs.box(size: Size(1, 1))

@@ -135,6 +135,8 @@ struct NodeLayoutTests {
             let column = ComposedNode("column") { _ in StackSpec.vertical(alignItems: .start, children: [EarlySpecNode(way), EarlySpecNode(way)]) }
             let pass = try LayoutPass.compute(root: column, range: range)
             #expect(pass.rootSize == Size(10, 20), "\(way)")
+            // The spec laid out again for an error message (in a builder of its own) is the same one.
+            #expect(EarlySpecNode(way).specLayout(range, scale: 2)?.size == Size(10, 10), "\(way)")
         }
     }
 
