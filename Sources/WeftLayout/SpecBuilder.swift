@@ -34,19 +34,19 @@ public struct SpecBuilder {
     /// scratch arena (a node's `layoutSpecThatFits`) copies the tree into an arena of its own instead, and goes
     /// on in the lent one, whose specs the layers above drop when the node is laid out.
     public mutating func finish(_ root: SpecRef) -> Spec {
-        // (A reference of another builder is finished as a wrapper of it, which refuses to be laid out, see
-        // ``SpecRef/specChild(in:)``: as a spec of this arena, it would name another spec, or none.)
-        if arena.isScratch {
-            let own = SpecArena()
-            let index = root.isSpec(of: arena)
-                ? own.append(copyOf: root.index, in: arena)
-                : own.append(.wrapper, style: LayoutStyle(), identifier: nil, parts: [root])
-            return Spec(arena: own, index: index)
+        let finished = arena.isScratch ? SpecArena() : arena
+        let index: Int32
+        if !root.isSpec(of: arena) {
+            // A reference of another builder: a wrapper of it, which refuses to be laid out
+            // (``SpecRef/specChild(in:)``); as a spec of this arena, it would name another spec, or none.
+            index = finished.append(.wrapper, style: LayoutStyle(), identifier: nil, parts: [root])
+        } else if finished !== arena {
+            index = finished.append(copyOf: root.index, in: arena)
+        } else {
+            index = root.index
         }
-        let index = root.isSpec(of: arena) ? root.index : arena.append(.wrapper, style: LayoutStyle(), identifier: nil, parts: [root])
-        let spec = Spec(arena: arena, index: index)
-        arena = SpecArena()
-        return spec
+        if finished === arena { arena = SpecArena() }
+        return Spec(arena: finished, index: index)
     }
 
     /// The reference to spec `index` of this builder's arena.

@@ -39,8 +39,6 @@ final class PassNotes {
         let layout: StoredLayout?
         let managed: Bool
         let subnodes: [Node]
-
-        var entry: LayoutCache.Entry { LayoutCache.Entry(key, layout) }
     }
 
     // Unchecked: one thread at a time owns the notes, and no access overlaps another.
