@@ -163,6 +163,28 @@ struct BadInputTests {
         }
     }
 
+    @Test("A box's size built in code is refused when it is NaN, negative or infinite, as the JSON format's is")
+    func codeBuiltBoxSize() {
+        // (Each was laid out without a word: NaN clamped to the range's max, -10 to 0, infinity to 0 in a stack.)
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        #expect(throws: LayoutError("expected a number of points, got NaN", path: "root.size.width")) {
+            try Layout.compute(Box(size: Size(width: .nan, height: 10)), in: range)
+        }
+        #expect(throws: LayoutError("expected a number of points >= 0, got -10", path: "root.size.width")) {
+            try Layout.compute(Box(size: Size(width: -10, height: 10)), in: range)
+        }
+        #expect(throws: LayoutError("expected a finite number of points, got inf", path: "root.children[1].size.height")) {
+            try Layout.compute(StackSpec(children: [Box(), Box(size: Size(width: 10, height: .infinity))]), in: range)
+        }
+        var specs = SpecBuilder()
+        let root = specs.stack(StackOptions(), children: specs.box(size: Size(4, 4)), specs.box(size: Size(width: 4, height: -1)))
+        #expect(throws: LayoutError("expected a number of points >= 0, got -1", path: "root.children[1].size.height")) {
+            try Layout.compute(specs.finish(root), in: range)
+        }
+        // Zero and large finite sizes are sizes.
+        #expect((try? Layout.compute(Box(size: Size(0, 1e30)), in: .unconstrained).size) == Size(0, 1e30))
+    }
+
     /// Thousands of corrupted documents (bytes dropped, duplicated or replaced) never crash: each one either
     /// lays out or is refused with an error.
     @Test("Random corruption never crashes")

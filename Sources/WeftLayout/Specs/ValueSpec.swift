@@ -57,8 +57,19 @@ extension LayoutBuilder {
         _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ intrinsicSize: Size?, _ range: SizeRange, parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
         try arena.validateStyle(of: record)
+        if let intrinsicSize { try Self.validateIntrinsicSize(intrinsicSize) }
         let resolved = arena.narrowed(record, range, parentSize: parentSize)
         let measured = intrinsicSize ?? (resolved.max.isValid ? resolved.max : .zero)
         return leafSpec(arena, index, size: resolved.clamp(measured))
+    }
+
+    /// A box's size must be finite points, not negative, as the JSON format's `size` must (a NaN width was
+    /// clamped to the range's max, a negative one to 0, an infinite one to 0 in a stack: all silently).
+    private static func validateIntrinsicSize(_ size: Size) throws(LayoutError) {
+        guard size.width >= 0, size.width < .infinity, size.height >= 0, size.height < .infinity else {
+            if let problem = Dimension.points(size.width).problem { throw LayoutError(problem, path: "size.width") }
+            if let problem = Dimension.points(size.height).problem { throw LayoutError(problem, path: "size.height") }
+            return
+        }
     }
 }
