@@ -145,6 +145,14 @@ public struct LayoutBuilder: ~Copyable {
     /// Counts of the work done in this builder, for the layers above (nodes count cache hits and misses here,
     /// and publish the counts once per computation instead of once per event).
     public var counters = LayoutCounters()
+    /// How many times one computation (until ``reset()``) may lay a stack's child out again, flexed or stretched,
+    /// before it is refused as a ``LayoutError/Kind/limit``. A stack lays a flexible child out at its basis and
+    /// again at its flexed size (Texture's algorithm), so stacks nested in flexible stacks double the work at
+    /// each level: 2^depth layouts, a hang and gigabytes for a 2 KB document 22 levels deep. Ordinary trees stay
+    /// far below (a cell lays out a few children again; a stack of 10,000 growing children 10,000).
+    public var relayoutLimit = 1 << 20
+    /// The children laid out again so far (counted against ``relayoutLimit``).
+    var relayouts = 0
     /// Where the node runtime notes what it read of the nodes it lays out in this builder during a layout pass:
     /// an unretained reference to WeftNodes' `PassNotes`, which the pass owns and outlives the computation (set
     /// only there; opaque to the layout core, which never reads it). Cleared by ``reset()``.
@@ -167,6 +175,7 @@ public struct LayoutBuilder: ~Copyable {
         active.truncate(to: 0)
         stackLines.truncate(to: 0)
         counters = LayoutCounters()
+        relayouts = 0
         passNotes = nil
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
         if values != nil {

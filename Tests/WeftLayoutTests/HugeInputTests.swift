@@ -40,6 +40,40 @@ struct HugeInputTests {
         return numbers
     }
 
+    /// Stacks nested in flexible stacks: each stack (flexGrow 1, flexBasis 50%, in an exact main size) lays its
+    /// one child out at its basis, then again grown to the full size, so a tree `depth` stacks deep lays
+    /// children out again R(depth) = 2 R(depth - 1) + 1 = 2^depth - 1 times (2^22 layouts took 20 s and 592 MB
+    /// for a 1.6 KB document). The builder refuses the computation past its limit instead.
+    @Test("Nested flexible stacks, whose work doubles at each level, are refused past the builder's relayout limit")
+    func relayoutLimit() throws {
+        let grow = LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5))
+        func nested(_ depth: Int) -> any LayoutElement {
+            var element: any LayoutElement = Box(style: grow)
+            for _ in 0..<depth { element = StackSpec.horizontal(children: [element], style: grow) }
+            return element
+        }
+        let range = SizeRange(exactly: Size(1e6, 10))
+        var builder = LayoutBuilder(scale: 1)
+        builder.relayoutLimit = 1023
+        // 10 levels: 1,023 children laid out again, the limit; each level fills the width.
+        let within = try Layout.compute(nested(10), in: range, using: &builder)
+        #expect(within.size == Size(1e6, 10))
+        var innermost = within
+        while let child = innermost.sublayouts.first { innermost = child }
+        #expect(innermost.size == Size(1e6, 10))
+        // 11 levels: 2,047, refused as a limit at the 1,024th.
+        do {
+            _ = try Layout.compute(nested(11), in: range, using: &builder)
+            Issue.record("11 levels were laid out past the limit")
+        } catch {
+            #expect(error.kind == .limit)
+            #expect(error.reason.hasPrefix("more than 1023 children laid out again in one layout (the limit)"))
+            #expect(error.path.hasPrefix("root.children[0]"))
+        }
+        // The count starts again with each computation.
+        #expect((try? Layout.compute(nested(10), in: range, using: &builder))?.size == Size(1e6, 10))
+    }
+
     @Test("A box of size [1e308, 1] is recorded as 0x0, as Texture's ASLayout does with an invalid size")
     func hugeBoxSize() throws {
         // 1e308 >= FLT_MAX / 2, so ASIsCGSizeValidForSize fails and the size becomes 0x0 (both dimensions).

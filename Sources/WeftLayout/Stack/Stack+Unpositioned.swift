@@ -103,7 +103,7 @@ extension StackPass {
                 // The rounding remainder of growing goes to the first flexible child, if it grows.
                 let extra = i == firstFlexible && item.pointee.flexGrow > 0 ? remaining : 0
                 let flexed = max(item.pointee.size.main(direction) + change + extra, 0)
-                try layOut(i, mainMin: flexed, mainMax: flexed, crossMin: crossMin, crossMax: crossMax, arena, &builder)
+                try relayOut(i, mainMin: flexed, mainMax: flexed, crossMin: crossMin, crossMax: crossMax, arena, &builder)
             }
         }
     }
@@ -172,7 +172,7 @@ extension StackPass {
                 let size = builder.stackItems[itemBase + i].size
                 if line.crossSize - size.cross(direction) > Self.violationEpsilon {
                     let main = size.main(direction)
-                    try layOut(i, mainMin: main, mainMax: main, crossMin: line.crossSize, crossMax: line.crossSize, arena, &builder)
+                    try relayOut(i, mainMin: main, mainMax: main, crossMin: line.crossSize, crossMax: line.crossSize, arena, &builder)
                 }
             }
         }

@@ -192,6 +192,21 @@ struct StackPass {
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
     }
 
+    /// ``layOut(_:mainMin:mainMax:crossMin:crossMax:_:_:)`` for a child laid out once already (flexed or
+    /// stretched), counted against the builder's ``LayoutBuilder/relayoutLimit``.
+    mutating func relayOut(
+        _ i: Int, mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double, _ arena: SpecArena,
+        _ builder: inout LayoutBuilder
+    ) throws(LayoutError) {
+        builder.relayouts += 1
+        if builder.relayouts > builder.relayoutLimit {
+            throw LayoutError(
+                "more than \(builder.relayoutLimit) children laid out again in one layout (the limit): a flexible child is laid out twice, so each level of stacks nested in flexible stacks doubles the work",
+                path: "children[\(i)]", kind: .limit)
+        }
+        try layOut(i, mainMin: mainMin, mainMax: mainMax, crossMin: crossMin, crossMax: crossMax, arena, &builder)
+    }
+
     /// Items `start..<end`: their main sizes plus all spacing between and around them.
     mutating func mainSum(_ start: Int, _ end: Int, _ builder: inout LayoutBuilder) -> Double {
         guard end > start else { return 0 }
