@@ -23,6 +23,12 @@ package enum BuilderPool {
         @exclusivity(unchecked) var inUse = false
         /// The thread's spare notes for a layout pass.
         @exclusivity(unchecked) var notes: PassNotes?
+        /// The node whose layout the spare is lent to compute, and those of the layouts nested within it on this
+        /// thread (each with a builder of its own), outermost first; not retained: each caller holds its node.
+        /// A node asking for its own layout, or an ancestor's, from its spec is refused with them (each nested
+        /// layout starts an empty builder, whose cycle check alone never saw the layouts around it).
+        @exclusivity(unchecked) var root: Unmanaged<Node>?
+        @exclusivity(unchecked) var nestedRoots: [Unmanaged<Node>] = []
 
         init(scale: Double) {
             builder = LayoutBuilder(scale: scale)
@@ -49,25 +55,44 @@ package enum BuilderPool {
     /// Calls `body` with the thread's spare builder for `scale`, lent in place (moving a builder out of the
     /// spare and back copied it twice each way, about 600 instructions per layout), then resets it. A layout
     /// within `body` on the same thread gets a new builder.
+    /// `computing` is the node whose layout the builder computes, if any (see ``cycle(computing:)``).
     @inline(__always)
-    package static func withBuilder<R, E: Error>(scale: Double, _ body: (inout LayoutBuilder) throws(E) -> R) throws(E) -> R {
+    package static func withBuilder<R, E: Error>(
+        scale: Double, computing root: Node? = nil, _ body: (inout LayoutBuilder) throws(E) -> R
+    ) throws(E) -> R {
         // (The outcome is carried out of the closure: the runtime's guaranteed-reference helper does not pass a
         // typed error through.)
         let outcome = spare(scale: scale)._withUnsafeGuaranteedRef { spare -> Result<R, E> in
             if spare.inUse {
                 var builder = LayoutBuilder(scale: scale)
+                if let root { spare.nestedRoots.append(Unmanaged.passUnretained(root)) }
+                defer { if root != nil { spare.nestedRoots.removeLast() } }
                 do throws(E) { return .success(try body(&builder)) } catch { return .failure(error) }
             }
             // A spare of another scale is replaced (the grid is the builder's for good).
             if spare.builder.grid.scale != scale { spare.builder = LayoutBuilder(scale: scale) }
             spare.inUse = true
+            spare.root = root.map { Unmanaged.passUnretained($0) }
             defer {
                 spare.builder.reset()
                 spare.inUse = false
+                spare.root = nil
             }
             do throws(E) { return .success(try body(&spare.builder)) } catch { return .failure(error) }
         }
         return try outcome.get()
+    }
+
+    /// The nodes whose layouts this thread is computing, outermost first, followed by `node`, if `node` is among
+    /// them: a layout within a layout (a spec asking for a layout) that would compute one of them again, and so
+    /// on without end. Nil otherwise (at once when no layout is in progress on the thread).
+    package static func cycle(computing node: Node) -> [Node]? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        let spare = Unmanaged<Spare>.fromOpaque(pointer).takeUnretainedValue()
+        guard spare.inUse, let root = spare.root else { return nil }
+        let chain = [root] + spare.nestedRoots
+        guard chain.contains(where: { $0.toOpaque() == Unmanaged.passUnretained(node).toOpaque() }) else { return nil }
+        return chain.map { $0.takeUnretainedValue() } + [node]
     }
 
     /// The thread's spare notes for a layout pass (or new ones when they are in use: a pass within a pass).

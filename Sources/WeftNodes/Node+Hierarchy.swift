@@ -62,11 +62,20 @@ extension Node {
                 node: node.displayName, first: "a subnode of \(old.displayName) (managed by its layout)",
                 second: "the subnodes of \(displayName)")
         }
-        let count = subnodes.count - (node.supernode === self ? 1 : 0)
+        // The old supernode is claimed too before it changes: it may belong to another apply queue, whose own
+        // changes check its subnodes, then write them (unclaimed, a removal here between another queue's index
+        // check and its insert made that insert trap).
+        let old = node.supernode
+        let otherParent = old.flatMap { $0 === self ? nil : $0 }
+        if let otherParent, !otherParent.claimPlacing() {
+            throw .nodeInTwoPlaces(node: node.displayName, first: Self.placedElsewhere, second: "the subnodes of \(displayName)")
+        }
+        defer { otherParent?.releasePlacing() }
+        let count = subnodes.count - (old === self ? 1 : 0)
         guard index >= 0 && index <= count else {
             throw .indexOutOfRange(index: index, count: count, node: displayName)
         }
-        if let old = node.supernode {
+        if let old {
             old.changePlacement { $0.subnodes.removeAll { $0 === node } }
         }
         // The node's supernode first, then this node's subnodes: a reader that finds it among the subnodes finds
@@ -90,6 +99,12 @@ extension Node {
         if parent.automaticallyManagesSubnodes {
             throw .automaticallyManaged(operation: "removeFromSupernode", node: "\(displayName) (a subnode of \(parent.displayName))")
         }
+        // Both claimed, as by `insertSubnode`: the parent may belong to another apply queue that is changing it.
+        guard claimPlacing(with: parent) else {
+            throw .nodeInTwoPlaces(node: displayName, first: Self.placedElsewhere, second: "removed from \(parent.displayName)")
+        }
+        defer { releasePlacing(with: parent) }
+        guard supernode === parent else { return }
         parent.changePlacement { $0.subnodes.removeAll { $0 === self } }
         leave(parent)
     }

@@ -114,8 +114,20 @@ extension Node {
     /// ``HierarchyError/offApplyQueue(operation:node:)`` and changes nothing.
     public func finishTransitionRemovals(_ context: TransitionContext) throws(HierarchyError) {
         try requireApplyQueue("finishTransitionRemovals")
-        let removed = Set(context.removedSubnodes.map(ObjectIdentifier.init))
+        // Only those the layout applied since has not brought back: a later transition or pass that places one of
+        // them again keeps it (removed by this older transition's completion, it was gone from the hierarchy while
+        // the applied layout still placed it, and nothing put it back).
+        let placed: Set<ObjectIdentifier> = withState { state in
+            guard let layout = state.appliedLayout else { return [] }
+            var placed = Set<ObjectIdentifier>()
+            for k in 0..<layout.sublayoutCount {
+                if let object = layout.unretainedSublayoutObject(k) { placed.insert(ObjectIdentifier(object.takeUnretainedValue())) }
+            }
+            return placed
+        }
+        let leaving = context.removedSubnodes.filter { !placed.contains(ObjectIdentifier($0)) }
+        let removed = Set(leaving.map(ObjectIdentifier.init))
         changePlacement { $0.subnodes.removeAll { removed.contains(ObjectIdentifier($0)) } }
-        for node in context.removedSubnodes { node.leave(self) }
+        for node in leaving { node.leave(self) }
     }
 }

@@ -394,9 +394,19 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     /// The context the node lays out in (scale, apply queue, layout queue, statistics); ``LayoutContext/default``
     /// until set. A feed sets its own on its cells; a subnode takes its supernode's when it is added.
+    ///
+    /// Setting a different context outdates the node's layout, as ``setConstrainedRangeQuietly(_:)`` does (its
+    /// version is bumped, no pass is scheduled): a pass computed in the old context (its scale, for its apply
+    /// queue) is never applied, and ``layoutIfNeeded()`` lays the node out again.
     public var context: LayoutContext {
         get { readInputs { $0.pointee.context } }
-        set { withState { $0.context = newValue } }
+        set {
+            withState { state in
+                guard state.context !== newValue else { return }
+                state.context = newValue
+                state.version &+= 1
+            }
+        }
     }
 
     /// A name for debugging output and error messages.
