@@ -33,6 +33,15 @@ package enum BuilderPool {
         init(scale: Double) {
             builder = LayoutBuilder(scale: scale)
         }
+
+        /// The nodes whose layouts this thread is computing, outermost first, followed by `node`, if `node` is
+        /// among them; nil otherwise.
+        func chain(reaching node: Node) -> [Node]? {
+            guard let root else { return nil }
+            let chain = [root] + nestedRoots
+            guard chain.contains(where: { $0.toOpaque() == Unmanaged.passUnretained(node).toOpaque() }) else { return nil }
+            return chain.map { $0.takeUnretainedValue() } + [node]
+        }
     }
 
     private static let key: pthread_key_t = {
@@ -55,15 +64,20 @@ package enum BuilderPool {
     /// Calls `body` with the thread's spare builder for `scale`, lent in place (moving a builder out of the
     /// spare and back copied it twice each way, about 600 instructions per layout), then resets it. A layout
     /// within `body` on the same thread gets a new builder.
-    /// `computing` is the node whose layout the builder computes, if any (see ``cycle(computing:)``).
+    /// `computing` is the node whose layout the builder computes, if any: when this thread is computing it already
+    /// (a layout nested in its own, a spec asking for a layout, that would compute it again and so on without
+    /// end), the error `refusing` makes of the nodes being computed (outermost first, then the node) is thrown
+    /// and `body` is not called.
     @inline(__always)
     package static func withBuilder<R, E: Error>(
-        scale: Double, computing root: Node? = nil, _ body: (inout LayoutBuilder) throws(E) -> R
+        scale: Double, computing root: Node? = nil, refusing cycle: (_ chain: [Node]) -> E? = { _ in nil },
+        _ body: (inout LayoutBuilder) throws(E) -> R
     ) throws(E) -> R {
         // (The outcome is carried out of the closure: the runtime's guaranteed-reference helper does not pass a
         // typed error through.)
         let outcome = spare(scale: scale)._withUnsafeGuaranteedRef { spare -> Result<R, E> in
             if spare.inUse {
+                if let root, let chain = spare.chain(reaching: root), let error = cycle(chain) { return .failure(error) }
                 var builder = LayoutBuilder(scale: scale)
                 if let root { spare.nestedRoots.append(Unmanaged.passUnretained(root)) }
                 defer { if root != nil { spare.nestedRoots.removeLast() } }
@@ -81,18 +95,6 @@ package enum BuilderPool {
             do throws(E) { return .success(try body(&spare.builder)) } catch { return .failure(error) }
         }
         return try outcome.get()
-    }
-
-    /// The nodes whose layouts this thread is computing, outermost first, followed by `node`, if `node` is among
-    /// them: a layout within a layout (a spec asking for a layout) that would compute one of them again, and so
-    /// on without end. Nil otherwise (at once when no layout is in progress on the thread).
-    package static func cycle(computing node: Node) -> [Node]? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
-        let spare = Unmanaged<Spare>.fromOpaque(pointer).takeUnretainedValue()
-        guard spare.inUse, let root = spare.root else { return nil }
-        let chain = [root] + spare.nestedRoots
-        guard chain.contains(where: { $0.toOpaque() == Unmanaged.passUnretained(node).toOpaque() }) else { return nil }
-        return chain.map { $0.takeUnretainedValue() } + [node]
     }
 
     /// The thread's spare notes for a layout pass (or new ones when they are in use: a pass within a pass).

@@ -141,13 +141,11 @@ extension Node {
         let scale = context.scale
         if let problem = range.problem { throw LayoutError(problem, path: "sizeRange") }
         if let problem = PixelGrid.problem(scale: scale) { throw LayoutError(problem, path: "context.scale") }
-        // A node whose spec asks for its own layout (or an ancestor's) would compute again, in a builder of its
-        // own, forever: refused like a cycle within one layout.
-        if let chain = BuilderPool.cycle(computing: self) {
-            throw LayoutError(
-                "cycle: \(displayName) asks for its own layout while it is being laid out (\(chain.map(\.displayName).joined(separator: " > ")))")
-        }
-        return try BuilderPool.withBuilder(scale: scale, computing: self) { builder throws(LayoutError) in
+        // A node whose spec asks for its own layout, or an ancestor's, would compute again in a builder of its own,
+        // forever: refused as a cycle.
+        return try BuilderPool.withBuilder(scale: scale, computing: self, refusing: { chain in
+            LayoutError("cycle: \(self.displayName) asks for its own layout while it is being laid out (\(chain.map(\.displayName).joined(separator: " > ")))")
+        }) { builder throws(LayoutError) in
             builder.passNotes = notes.map { Unmanaged.passUnretained($0).toOpaque() }
             let result: Result<LayoutCache.Entry, LayoutError>
             do throws(LayoutError) {
