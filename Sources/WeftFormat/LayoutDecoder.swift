@@ -104,6 +104,8 @@ public struct LayoutDecoder: Sendable {
 
     struct State {
         var identifiers: [String] = []
+        /// Each id's first element, by its path as an error shows it (abbreviated past 12 steps: kept whole, every
+        /// id held a path as long as its depth, 1.3 GB for 100,000 ids 990 levels down).
         var seen: [String: String] = [:]
         var count = 0
         var specs = SpecBuilder()
@@ -128,7 +130,7 @@ public struct LayoutDecoder: Sendable {
             if let first = state.seen[identifier] {
                 throw LayoutError("duplicate id \"\(identifier)\", first used at \(first)", path: members.path("id"))
             }
-            state.seen[identifier] = path
+            state.seen[identifier] = LayoutError.abbreviated(path)
             state.identifiers.append(identifier)
             common.identifier = identifier
         }

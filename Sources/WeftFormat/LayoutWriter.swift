@@ -42,8 +42,18 @@ enum LayoutWriter {
         return out + "\n"
     }
 
+    /// The deepest indentation the `json` format writes, in spaces: deeper levels are written at this one, so
+    /// the output grows with the elements, not with elements x depth (1.6 GB for 100,000 boxes under 990
+    /// stacks, from a 1.5 MB document).
+    static let maxIndent = 64
+
+    /// `indent` one level deeper, up to ``maxIndent``.
+    private static func deeper(_ indent: String) -> String {
+        indent.utf8.count < maxIndent ? indent + "  " : indent
+    }
+
     private static func writeTree(_ layout: Layout, indent: String, into out: inout String) {
-        let inner = indent + "  "
+        let inner = deeper(indent)
         out += "{\n"
         out += "\(inner)\"type\": \(JSONValue.quoted(layout.element.kindName)),\n"
         if let id = layout.element.identifier {
@@ -53,9 +63,10 @@ enum LayoutWriter {
         let sublayouts = layout.sublayouts
         if !sublayouts.isEmpty {
             out += ",\n\(inner)\"children\": [\n"
+            let childIndent = deeper(inner)
             for (i, sublayout) in sublayouts.enumerated() {
-                out += inner + "  "
-                writeTree(sublayout, indent: inner + "  ", into: &out)
+                out += childIndent
+                writeTree(sublayout, indent: childIndent, into: &out)
                 out += i < sublayouts.count - 1 ? ",\n" : "\n"
             }
             out += "\(inner)]"

@@ -41,7 +41,7 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
         path.isEmpty ? reason : "\(Self.abbreviated(path)): \(reason)"
     }
 
-    static func abbreviated(_ path: String) -> String {
+    package static func abbreviated(_ path: String) -> String {
         let steps = path.split(separator: ".", omittingEmptySubsequences: false)
         guard steps.count > 12 else { return path }
         return (steps.prefix(5) + ["(\(steps.count - 10) more)"] + steps.suffix(5)).joined(separator: ".")

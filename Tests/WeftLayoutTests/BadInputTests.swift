@@ -98,6 +98,13 @@ struct BadInputTests {
     func duplicateIDs() {
         #expect(decodeError(#"{"type": "stack", "children": [{"type": "box", "id": "a"}, {"type": "box", "id": "a"}]}"#)?.description
             == "root.children[1].id: duplicate id \"a\", first used at root.children[0]")
+        // A first place deeper than 12 steps is named as error paths are shown, its first and last five steps (the
+        // decoder keeps that much per id, not a path as long as the depth).
+        let deep = String(repeating: #"{"type": "wrapper", "children": ["#, count: 14) + #"{"type": "box", "id": "x"}"#
+            + String(repeating: "]}", count: 14)
+        let first = "root" + String(repeating: ".children[0]", count: 4) + ".(6 more)" + String(repeating: ".children[0]", count: 5)
+        #expect(decodeError(#"{"type": "stack", "children": ["# + deep + #", {"type": "box", "id": "x"}]}"#)?.description
+            == "root.children[1].id: duplicate id \"x\", first used at \(first)")
     }
 
     @Test("Wrong JSON types and missing members are named")

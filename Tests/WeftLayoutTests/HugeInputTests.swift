@@ -40,6 +40,25 @@ struct HugeInputTests {
         return numbers
     }
 
+    /// A pretty-printed tree indents each level by two spaces more, up to 64: deeper levels stay there, so the
+    /// `json` output of a deep tree grows with its elements, not with elements x depth.
+    @Test("The json format's indentation stops growing at 64 spaces, and the output stays valid JSON")
+    func jsonIndentationIsBounded() throws {
+        var element: any LayoutElement = Box(size: Size(1, 1), identifier: "leaf")
+        for _ in 0..<100 { element = WrapperSpec(element) }
+        let text = LayoutFormat.json.render(try Layout.compute(element, in: .unconstrained))
+        let lines = text.split(separator: "\n")
+        let widest = lines.map { $0.prefix { $0 == " " }.count }.max() ?? 0
+        #expect(widest == 64)
+        // Two levels down (a member line, then a child's brace) the indentation is 2 more each time until the cap.
+        #expect(lines.first { $0.contains("\"children\"") }?.prefix { $0 == " " }.count == 2)
+        #expect(lines.filter { $0.contains("\"id\": \"leaf\"") }.count == 1)
+        guard case .object = try JSONParser(maxDepth: 512).parse(text) else {
+            Issue.record("the output is not a JSON object")
+            return
+        }
+    }
+
     /// Stacks nested in flexible stacks: each stack (flexGrow 1, flexBasis 50%, in an exact main size) lays its
     /// one child out at its basis, then again grown to the full size, so a tree `depth` stacks deep lays
     /// children out again R(depth) = 2 R(depth - 1) + 1 = 2^depth - 1 times (2^22 layouts took 20 s and 592 MB
