@@ -90,7 +90,19 @@ public struct LayoutDecoder: Sendable {
     /// document's root is a ``Spec`` of it, unless the root is a leaf).
     public func decode(_ value: JSONValue, path: String = "root") throws(LayoutError) -> LayoutDocument {
         var state = State()
-        let root = try element(value, path: path, depth: 1, state: &state)
+        let root: any SpecPart
+        do {
+            root = try element(value, path: path, depth: 1, state: &state)
+        } catch {
+            guard let duplicate = state.duplicate else { throw error }
+            // The first place of a duplicate id, found by decoding again up to that element.
+            var again = State()
+            again.stopAt = duplicate.first
+            _ = try? self.element(value, path: path, depth: 1, state: &again)
+            throw LayoutError(
+                "duplicate id \"\(duplicate.identifier)\", first used at \(LayoutError.abbreviated(again.stoppedAt ?? "?"))",
+                path: error.path)
+        }
         let element: any LayoutElement
         if let spec = root as? SpecRef {
             element = state.specs.finish(spec)
@@ -104,9 +116,14 @@ public struct LayoutDecoder: Sendable {
 
     struct State {
         var identifiers: [String] = []
-        /// Each id's first element, by its path as an error shows it (abbreviated past 12 steps: kept whole, every
-        /// id held a path as long as its depth, 1.3 GB for 100,000 ids 990 levels down).
-        var seen: [String: String] = [:]
+        /// Each id's first element, by its number in decoding order (by its path, every id held a string as long
+        /// as its depth: 1.3 GB for 100,000 ids 990 levels down); its path is found again only for an error.
+        var seen: [String: Int] = [:]
+        /// A duplicate id met: the id and the number of its first element.
+        var duplicate: (identifier: String, first: Int)?
+        /// When decoding again to find an element's path: its number, and its path once met.
+        var stopAt = 0
+        var stoppedAt: String?
         var count = 0
         var specs = SpecBuilder()
     }
@@ -117,6 +134,10 @@ public struct LayoutDecoder: Sendable {
             throw LayoutError("elements nested deeper than the limit of \(limits.maxDepth)", path: path, kind: .limit)
         }
         state.count += 1
+        if state.count == state.stopAt {
+            state.stoppedAt = path
+            throw LayoutError("found", path: path)
+        }
         guard state.count <= limits.maxElements else {
             throw LayoutError("more elements than the limit of \(limits.maxElements)", path: path, kind: .limit)
         }
@@ -128,9 +149,10 @@ public struct LayoutDecoder: Sendable {
         if let identifier = try members.string("id") {
             guard !identifier.isEmpty else { throw LayoutError("expected a non-empty string", path: members.path("id")) }
             if let first = state.seen[identifier] {
-                throw LayoutError("duplicate id \"\(identifier)\", first used at \(first)", path: members.path("id"))
+                state.duplicate = (identifier, first)
+                throw LayoutError("duplicate id \"\(identifier)\"", path: members.path("id"))
             }
-            state.seen[identifier] = LayoutError.abbreviated(path)
+            state.seen[identifier] = state.count
             state.identifiers.append(identifier)
             common.identifier = identifier
         }
