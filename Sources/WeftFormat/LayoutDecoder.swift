@@ -166,7 +166,7 @@ public struct LayoutDecoder: Sendable {
             element = try spec(type, &members, common, depth: depth, state: &state)
         } else {
             let known = (Self.specTypes + leafDecoders.keys.sorted())
-            var reason = "unknown element type \"\(type)\""
+            var reason = "unknown element type \"\(clippedForMessage(type))\""
             if let guess = nearest(type, among: known) { reason += " (did you mean \"\(guess)\"?)" }
             reason += "; expected one of " + known.map { "\"\($0)\"" }.joined(separator: ", ")
             throw LayoutError(reason, path: members.path("type"))

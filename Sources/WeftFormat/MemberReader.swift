@@ -96,7 +96,7 @@ public struct MemberReader {
             var reason = "unknown property"
             if let guess = nearest(key, among: known) { reason += " (did you mean \"\(guess)\"?)" }
             reason += "; expected one of " + known.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw LayoutError(reason, path: path(key))
+            throw LayoutError(reason, path: path(clippedForMessage(key)))
         }
     }
 
@@ -108,10 +108,21 @@ public struct MemberReader {
     }
 }
 
+/// `text` as an error message quotes it: whole up to 64 characters, else its first 64 and how many more (an
+/// unknown name of a megabyte was echoed whole).
+func clippedForMessage(_ text: String) -> String {
+    let limit = 64
+    guard text.utf8.count > limit, text.count > limit else { return text }
+    return "\(text.prefix(limit))... (\(text.count - limit) more characters)"
+}
+
 /// The candidate within edit distance 2 of `word`, if any (for "did you mean" hints).
 func nearest(_ word: String, among candidates: [String]) -> String? {
     var best: (String, Int)?
-    for candidate in candidates {
+    // (Lengths first: names more than 2 apart in length are more than 2 edits apart, and the distance table of a
+    // megabyte-long name against each candidate took seconds.)
+    let length = word.count
+    for candidate in candidates where abs(candidate.count - length) <= 2 {
         let distance = editDistance(Array(word.lowercased()), Array(candidate.lowercased()))
         if distance <= 2, distance < (best?.1 ?? Int.max) {
             best = (candidate, distance)

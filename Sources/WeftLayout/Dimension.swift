@@ -57,6 +57,8 @@ public enum Dimension: Hashable, Sendable, CustomStringConvertible {
     /// Validity of the number (finite, not negative, a fraction within [0, 1]) is checked by ``problem``.
     public init?(parsing text: String) {
         let trimmed = text.trimmingSpaces()
+        // (Hexadecimal, which `Double(_:)` reads, is not a number this format promises: "0x10pt" was 16 points.)
+        if trimmed.utf8.contains(where: { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") }) { return nil }
         if trimmed == "auto" || trimmed.isEmpty {
             self = .auto
         } else if trimmed.hasSuffix("pt"), let value = Double(trimmed.dropLast(2)) {

@@ -94,6 +94,24 @@ struct BadInputTests {
         #expect(decodeError(#"{"type": "box", "style": {"width": "wide"}}"#)?.reason.hasPrefix("expected a dimension") == true)
     }
 
+    @Test("A name too long to quote is clipped in the error, with no suggestion searched for; hexadecimal is no number")
+    func longNamesAndHex() throws {
+        let long = String(repeating: "k", count: 1000)
+        let clipped = String(repeating: "k", count: 64) + "... (936 more characters)"
+        let type = try #require(decodeError(#"{"type": ""# + long + #""}"#))
+        #expect(type.path == "root.type")
+        #expect(type.reason.hasPrefix("unknown element type \"\(clipped)\"; expected one of \"stack\""))
+        let key = try #require(decodeError(#"{"type": "box", "style": {""# + long + #"": 1}}"#))
+        #expect(key.path == "root.style.\(clipped)")
+        #expect(key.reason.hasPrefix("unknown property; expected one of"))
+        // Short names are quoted whole, with their suggestion.
+        #expect(decodeError(#"{"type": "stak"}"#)?.reason.hasPrefix("unknown element type \"stak\" (did you mean \"stack\"?)") == true)
+        // `Double("0x10")` is 16; the format's numbers are decimal.
+        #expect(decodeError(#"{"type": "box", "style": {"width": "0x10pt"}}"#)?.reason.hasPrefix("expected a dimension") == true)
+        #expect(Dimension(parsing: "0x10") == nil)
+        #expect(Dimension(parsing: "1e1pt") == .points(10))
+    }
+
     @Test("Duplicate ids are refused, naming both places")
     func duplicateIDs() {
         #expect(decodeError(#"{"type": "stack", "children": [{"type": "box", "id": "a"}, {"type": "box", "id": "a"}]}"#)?.description
