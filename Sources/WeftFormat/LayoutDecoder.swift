@@ -39,9 +39,9 @@ public struct LayoutDecoder: Sendable {
     /// The stack a thread needs to decode and lay out a document at the default depth limit.
     ///
     /// Parsing keeps no stack of its own, but decoding and layout recurse once per element level: at 1,000
-    /// levels that takes up to 16 MB in debug builds (less in release). The main thread has 8 MB and Dispatch
-    /// workers 512 KB, so `weft layout` works on a thread of this size; do the same, or lower
-    /// ``Limits/maxDepth``.
+    /// levels that takes up to 16 MB in debug builds (less in release). The main thread has 8 MB, Dispatch
+    /// workers the platform's thread default (8 MB on Linux as measured here, 512 KB on Darwin), so `weft
+    /// layout` works on a thread of this size; do the same, or lower ``Limits/maxDepth``.
     public static let recommendedStackSize = 64 << 20
 
     /// Bounds on the size of a document, so that hostile input cannot exhaust memory or stack.
