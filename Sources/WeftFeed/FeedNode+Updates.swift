@@ -34,6 +34,23 @@ struct NewCell {
 }
 
 extension FeedNode {
+    /// The data source's item count of each section, refused when a count is negative (each reached a range
+    /// that trapped: "Range requires lowerBound <= upperBound").
+    private func counts(of dataSource: any FeedDataSource) throws(FeedError) -> [Int] {
+        let sections = dataSource.numberOfSections(in: self)
+        guard sections >= 0 else { throw FeedError("the data source reports \(sections) sections; expected 0 or more") }
+        var counts: [Int] = []
+        counts.reserveCapacity(sections)
+        for section in 0..<sections {
+            let count = dataSource.feed(self, numberOfItemsInSection: section)
+            guard count >= 0 else {
+                throw FeedError("section \(section): the data source reports \(count) items; expected 0 or more")
+            }
+            counts.append(count)
+        }
+        return counts
+    }
+
     /// Replaces everything with what the data source holds now. MAY be called from any thread.
     ///
     /// The data source is asked for its counts and cell blocks on the calling thread, with no lock held (so it
@@ -42,7 +59,7 @@ extension FeedNode {
     /// feed holds it weakly, so it may be gone.
     public func reloadData(completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil) throws(FeedError) {
         guard let dataSource else { throw FeedError("the feed has no data source (it holds its data source weakly)") }
-        let counts = (0..<dataSource.numberOfSections(in: self)).map { dataSource.feed(self, numberOfItemsInSection: $0) }
+        let counts = try counts(of: dataSource)
         let (planned, ticket) = plan.withLock { plan -> (PlannedChange, UInt64) in
             var newItems: [(ItemID, ItemPath)] = []
             let structure = counts.enumerated().map { section, count in
@@ -78,7 +95,7 @@ extension FeedNode {
         var changes = ChangeSet()
         build(&changes)
         guard let dataSource else { throw FeedError("the feed has no data source") }
-        let counts = (0..<dataSource.numberOfSections(in: self)).map { dataSource.feed(self, numberOfItemsInSection: $0) }
+        let counts = try counts(of: dataSource)
         let planned = plan.withLock { plan -> Result<(PlannedChange, UInt64), FeedError> in
             let slots: [[Slot]]
             do throws(FeedError) {

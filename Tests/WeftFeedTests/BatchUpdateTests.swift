@@ -31,6 +31,45 @@ struct BatchUpdateTests {
         #expect(feed.contentHeight == y, "\(note)")
     }
 
+    /// A data source whose counts go negative: each count reached a range that trapped ("Range requires
+    /// lowerBound <= upperBound"), in `reloadData` and in `performBatchUpdates`.
+    final class CountingSource: FeedDataSource, @unchecked Sendable {
+        let counts = Locked((sections: 1, items: 2))
+        func numberOfSections(in feed: FeedNode) -> Int { counts.withLock { $0.sections } }
+        func feed(_ feed: FeedNode, numberOfItemsInSection section: Int) -> Int { counts.withLock { $0.items } }
+        func feed(_ feed: FeedNode, cellNodeBlockForItemAt itemPath: ItemPath) -> CellNodeBlock {
+            let value = itemPath.item
+            return { ValueCell(value: value) }
+        }
+    }
+
+    @Test("Negative counts from the data source are refused, naming them, and the feed stays as it was")
+    func negativeCounts() throws {
+        let source = CountingSource()
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480)
+        let waiter = Waiter()
+        try feed.reloadData { waiter.done($0) }
+        #expect(waiter.wait())
+        expectMatches(feed, [[0, 1]])
+        source.counts.withLock { $0.items = -1 }
+        #expect(throws: FeedError("section 0: the data source reports -1 items; expected 0 or more")) { try feed.reloadData() }
+        source.counts.withLock { $0.items = -3 }
+        #expect(throws: FeedError("section 0: the data source reports -3 items; expected 0 or more")) {
+            try feed.performBatchUpdates { $0.insertSections([0]) }
+        }
+        source.counts.withLock { $0 = (sections: -1, items: 0) }
+        #expect(throws: FeedError("the data source reports -1 sections; expected 0 or more")) { try feed.performBatchUpdates { _ in } }
+        #expect(throws: FeedError("the data source reports -1 sections; expected 0 or more")) { try feed.reloadData() }
+        try settleAll()
+        expectMatches(feed, [[0, 1]])
+        // Counts that add up again are accepted.
+        source.counts.withLock { $0 = (sections: 1, items: 3) }
+        let again = Waiter()
+        try feed.performBatchUpdates({ $0.insertItems(at: [ItemPath(item: 2, section: 0)]) }, completion: { again.done($0) })
+        #expect(again.wait())
+        expectMatches(feed, [[0, 1, 2]])
+    }
+
     @Test("Initial load lays every cell out and stacks them")
     func initialLoad() throws {
         let (feed, _) = try makeFeed([[1, 2, 3], [40, 41]])
