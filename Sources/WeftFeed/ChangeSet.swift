@@ -50,15 +50,37 @@ struct UpdatePlanner {
         var result: [[Slot]] = []
         result.reserveCapacity(newCounts.count)
         try checkItemReferences(sectionSources)
+        let grouped = ItemChanges(changes)
         for (j, source) in sectionSources.enumerated() {
             switch source {
             case .fresh:
                 result.append((0..<newCounts[j]).map { .new(ItemPath(item: $0, section: j)) })
             case .old(let i):
-                result.append(try planItems(oldSection: i, newSection: j))
+                result.append(try planItems(oldSection: i, newSection: j, grouped))
             }
         }
         return result
+    }
+
+    /// The item changes grouped by section, in their order: each section's planning reads its own. (Filtered
+    /// out of every change for each section, planning took sections x changes: 2.9 s for deleting one item in
+    /// each of 8,000 sections, under the feed's plan lock.)
+    struct ItemChanges {
+        var deleted: [Int: [ItemPath]] = [:]
+        var reloaded: [Int: [ItemPath]] = [:]
+        var movedFrom: [Int: [(from: ItemPath, to: ItemPath)]] = [:]
+        var inserted: [Int: [ItemPath]] = [:]
+        var movedTo: [Int: [(from: ItemPath, to: ItemPath)]] = [:]
+
+        init(_ changes: ChangeSet) {
+            for path in changes.deletedItems { deleted[path.section, default: []].append(path) }
+            for path in changes.reloadedItems { reloaded[path.section, default: []].append(path) }
+            for path in changes.insertedItems { inserted[path.section, default: []].append(path) }
+            for move in changes.movedItems {
+                movedFrom[move.from.section, default: []].append(move)
+                movedTo[move.to.section, default: []].append(move)
+            }
+        }
     }
 
     enum SectionSource: Equatable {
@@ -99,7 +121,8 @@ struct UpdatePlanner {
                 "sections: the data source now has \(newCount), but the feed had \(oldCount) with \(changes.insertedSections.count) "
                     + "inserted and \(changes.deletedSections.count) deleted, so it should have \(expected)")
         }
-        return Self.fill(slots, with: survivors) { _, i in changes.reloadedSections.contains(i) ? .fresh : .old(i) }
+        let reloaded = Set(changes.reloadedSections)
+        return Self.fill(slots, with: survivors) { _, i in reloaded.contains(i) ? .fresh : .old(i) }
     }
 
     /// `slots` with each empty one taken by the next of `survivors`, in order (the counts were checked to
@@ -126,7 +149,7 @@ struct UpdatePlanner {
     }
 
     /// The slots of new section `j`, which keeps old section `i`'s items.
-    func planItems(oldSection i: Int, newSection j: Int) throws(FeedError) -> [Slot] {
+    func planItems(oldSection i: Int, newSection j: Int, _ grouped: ItemChanges) throws(FeedError) -> [Slot] {
         let oldItems = old[i]
         var fate = [String?](repeating: nil, count: oldItems.count)
         func claimOld(_ path: ItemPath, _ what: String) throws(FeedError) {
@@ -136,9 +159,9 @@ struct UpdatePlanner {
             if let earlier = fate[path.item] { throw FeedError("\(path) is both \(earlier) and \(what)") }
             fate[path.item] = what
         }
-        for path in changes.deletedItems where path.section == i { try claimOld(path, "deleteItems") }
-        for path in changes.reloadedItems where path.section == i { try claimOld(path, "reloadItems") }
-        for move in changes.movedItems where move.from.section == i { try claimOld(move.from, "moveItem") }
+        for path in grouped.deleted[i] ?? [] { try claimOld(path, "deleteItems") }
+        for path in grouped.reloaded[i] ?? [] { try claimOld(path, "reloadItems") }
+        for move in grouped.movedFrom[i] ?? [] { try claimOld(move.from, "moveItem") }
 
         let count = newCounts[j]
         var slots = [Slot?](repeating: nil, count: count)
@@ -149,9 +172,9 @@ struct UpdatePlanner {
             if slots[path.item] != nil { throw FeedError("\(what): \(path) is the destination of two changes") }
             slots[path.item] = slot
         }
-        let inserted = changes.insertedItems.filter { $0.section == j }
+        let inserted = grouped.inserted[j] ?? []
         for path in inserted { try claimNew(path, .new(path), "insertItems") }
-        let movedIn = changes.movedItems.filter { $0.to.section == j }
+        let movedIn = grouped.movedTo[j] ?? []
         for move in movedIn {
             guard let sourceIndex = sectionIndex(move.from.section), move.from.item < old[sourceIndex].count else { continue }
             try claimNew(move.to, .kept(old[sourceIndex][move.from.item]), "moveItem")
