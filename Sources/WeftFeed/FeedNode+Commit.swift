@@ -18,6 +18,8 @@ struct Commit: @unchecked Sendable {
     /// Whether every laid-out cell is new (not yet in the feed): their hierarchies can be put in place in
     /// turns before the commit, where nothing shows them yet.
     let laidOutAreNew: Bool
+    /// Why the change was refused on the editing queue (nothing to commit: its completion is told in its turn).
+    var refusal: FeedError? = nil
     let completion: @Sendable (BatchUpdateSummary) -> Void
 }
 
@@ -61,6 +63,12 @@ extension FeedNode {
         var worked = callStarted - started > budget / 16
         while live.nextCommit < live.commits.count {
             let commit = live.commits[live.nextCommit]
+            if let refusal = commit.refusal {
+                live.commits[live.nextCommit] = Commit.done
+                live.nextCommit += 1
+                commit.completion(BatchUpdateSummary(turns: 0, error: refusal))
+                continue
+            }
             var preparedNow = false
             if commit.laidOutAreNew {
                 let preparing = DispatchTime.now().uptimeNanoseconds
@@ -210,4 +218,11 @@ extension Commit {
     static let done = Commit(
         structure: [], order: [], sources: [], arriving: [], leaving: [], laidOut: [], reloaded: 0, laidOutAreNew: true,
         completion: { _ in })
+
+    /// A change refused on the editing queue: its place in the order of commits, to tell `completion` why.
+    static func refused(_ error: FeedError, completion: @escaping @Sendable (BatchUpdateSummary) -> Void) -> Commit {
+        Commit(
+            structure: [], order: [], sources: [], arriving: [], leaving: [], laidOut: [], reloaded: 0, laidOutAreNew: true,
+            refusal: error, completion: completion)
+    }
 }

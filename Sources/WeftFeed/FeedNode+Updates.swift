@@ -15,6 +15,10 @@ public struct BatchUpdateSummary: Sendable, Equatable {
     public var preparationSeconds = 0.0
     /// Apply-queue turns the change took, the commit's included.
     public var turns = 1
+    /// Why the change was refused after it was checked, or nil when it was committed. A refused change
+    /// changes nothing (its counts are 0), and neither does any change planned after it before it was refused
+    /// (see ``FeedNode/performBatchUpdates(_:completion:)``).
+    public var error: FeedError?
 }
 
 /// A change checked against the plan: the structure after it, the items whose cells it makes, and the width
@@ -56,7 +60,8 @@ extension FeedNode {
     /// The data source is asked for its counts and cell blocks on the calling thread, with no lock held (so it
     /// may call back into the feed); the change takes its place in the order of the feed's changes when its
     /// counts are planned. Throws (and `completion` is never called) when the feed has no data source: the
-    /// feed holds it weakly, so it may be gone.
+    /// feed holds it weakly, so it may be gone. A cell block that breaks a rule is refused as in
+    /// ``performBatchUpdates(_:completion:)``.
     public func reloadData(completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil) throws(FeedError) {
         guard let dataSource else { throw FeedError("the feed has no data source (it holds its data source weakly)") }
         let counts = try counts(of: dataSource)
@@ -89,6 +94,15 @@ extension FeedNode {
     ///
     /// Changes are committed in the order they were checked, whatever threads they come from. The data source
     /// is called on the calling thread with no lock of the feed's held (it may call back into the feed).
+    ///
+    /// A cell node belongs to one item (Texture's and UIKit's rule): a cell block MUST return a cell that is
+    /// in no other place of the feed. Cell blocks run in the background after this call returned, so a block
+    /// that returns the cell of another item of the change, or a cell the feed holds for another item, is
+    /// refused there: `completion` gets the error in ``BatchUpdateSummary/error``, naming both items, and the
+    /// feed stays as it was. Changes planned on top of the refused one before it was refused are refused with
+    /// it (a width change among them still lays the cells out again); the next change is checked against the
+    /// feed as it was. (A shared cell had one place in the feed's index of cells: only that place followed
+    /// its size, and deleting either item took the other's cell out of the feed.)
     public func performBatchUpdates(
         _ build: (inout ChangeSet) -> Void, completion: (@Sendable (BatchUpdateSummary) -> Void)? = nil
     ) throws(FeedError) {
@@ -154,8 +168,8 @@ extension FeedNode {
         let queue = context.applyQueue
         queue.beginWork()
         sequencer.submit(ticket) {
-            self.edit(structure: change.structure, newCells: newCells, width: change.width, relayoutAll: relayoutAll,
-                      reloaded: reloaded, completion: completion)
+            self.edit(ticket: ticket, structure: change.structure, newCells: newCells, width: change.width,
+                      relayoutAll: relayoutAll, reloaded: reloaded, completion: completion)
             queue.endWork()
         }
     }
@@ -163,12 +177,23 @@ extension FeedNode {
     /// Runs one change on the editing queue: makes and lays out its cells, plans the commit, and queues it on
     /// the apply queue. Changes run here one at a time, in the order they were planned.
     private func edit(
-        structure: [[ItemID]], newCells: [NewCell], width: Double, relayoutAll: Bool, reloaded: Int,
-        completion: @escaping @Sendable (BatchUpdateSummary) -> Void
+        ticket: UInt64, structure planned: [[ItemID]], newCells: [NewCell], width: Double, relayoutAll: Bool,
+        reloaded: Int, completion: @escaping @Sendable (BatchUpdateSummary) -> Void
     ) {
         let queue = context.applyQueue
         let feedContext = context
         let started = DispatchTime.now().uptimeNanoseconds
+        var structure = planned
+        if let refused = plan.withLock({ ticket < $0.refusedBelow ? $0.refusal : nil }) {
+            // Planned on the structure of a change refused since: a width change lays out what stands; any
+            // other change is refused with it.
+            guard relayoutAll else {
+                refuse(FeedError("this change was planned after one that was refused (\(refused)); the feed is as it was before that one"),
+                       ticket: ticket, completion: completion)
+                return
+            }
+            structure = self.editing.structure
+        }
         // Make the new cells, in parallel.
         let made = ParallelResults<CellNode>(count: newCells.count)
         DispatchQueue.concurrentPerform(iterations: newCells.count) { i in
@@ -176,15 +201,31 @@ extension FeedNode {
             cell.context = feedContext
             made.set(i, cell)
         }
+        // Before anything touches them: each cell must be in one place.
+        if let error = cellInTwoPlaces(newCells, made) {
+            refuse(error, ticket: ticket, completion: completion)
+            return
+        }
         var cells = self.editing.cells
         var ranges = self.editing.ranges
+        var itemByCell = self.editing.itemByCell
         for (i, new) in newCells.enumerated() {
             guard let cell = made[i] else { continue }
             cells[new.id] = cell
             ranges[new.id] = new.range
+            itemByCell[ObjectIdentifier(cell)] = new.id
         }
         let alive = Set(structure.joined())
-        cells = cells.filter { alive.contains($0.key) }
+        var kept: [ItemID: CellNode] = [:]
+        kept.reserveCapacity(alive.count)
+        for (id, cell) in cells {
+            if alive.contains(id) {
+                kept[id] = cell
+            } else {
+                itemByCell.removeValue(forKey: ObjectIdentifier(cell))
+            }
+        }
+        cells = kept
         ranges = ranges.filter { alive.contains($0.key) }
         // Lay out the new cells (or all of them for a width change), in parallel.
         let toLayOut: [(ItemID, CellNode)] = relayoutAll
@@ -236,6 +277,7 @@ extension FeedNode {
 
         self.editing.cells = cells
         self.editing.ranges = ranges
+        self.editing.itemByCell = itemByCell
         self.editing.structure = structure
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         self.feedStatistics.withLock {
@@ -247,6 +289,47 @@ extension FeedNode {
             structure: structure, order: order, sources: sources, arriving: arriving, leaving: leaving,
             laidOut: laidOut, reloaded: reloaded, laidOutAreNew: !relayoutAll, completion: completion)
         queue.enqueue { self.receive(commit) }
+    }
+}
+
+extension FeedNode {
+    /// An error naming the cell and both its places when a cell block returned a cell that another item of the
+    /// change got too, or one the feed holds for another item (a cell node belongs to one item); nil when
+    /// every cell is in one place. On the editing queue.
+    func cellInTwoPlaces(_ newCells: [NewCell], _ made: ParallelResults<CellNode>) -> FeedError? {
+        var placeOf: [ObjectIdentifier: ItemPath] = [:]
+        placeOf.reserveCapacity(newCells.count)
+        for (i, new) in newCells.enumerated() {
+            guard let cell = made[i] else { continue }
+            let key = ObjectIdentifier(cell)
+            if let first = placeOf[key] {
+                return FeedError("\(cell.displayName) is returned for two items, \(first) and \(new.path); a cell node belongs to one item")
+            }
+            if let held = editing.itemByCell[key] {
+                let place = editing.path(of: held).map { "\($0)" } ?? "another item"
+                return FeedError(
+                    "\(cell.displayName) returned for \(new.path) is already in the feed at \(place) (before this change); "
+                        + "a cell node belongs to one item")
+            }
+            placeOf[key] = new.path
+        }
+        return nil
+    }
+
+    /// Refuses the change of `ticket` on the editing queue: nothing of it is kept, `completion` gets `error`
+    /// on the apply queue in its turn, and the plan goes back to the structure that stands. Changes planned
+    /// on top of the refused one until now (tickets below the next) are refused in their turn too.
+    func refuse(_ error: FeedError, ticket: UInt64, completion: @escaping @Sendable (BatchUpdateSummary) -> Void) {
+        let standing = editing.structure
+        plan.withLock { plan in
+            // (A change refused for coming after a refused one leaves the plan as that one left it.)
+            guard ticket >= plan.refusedBelow else { return }
+            plan.structure = standing
+            plan.refusedBelow = plan.nextTicket
+            plan.refusal = error
+        }
+        let refusal = Commit.refused(error, completion: completion)
+        context.applyQueue.enqueue { self.receive(refusal) }
     }
 }
 

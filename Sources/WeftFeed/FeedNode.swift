@@ -10,7 +10,9 @@ import WeftNodes
 ///   from any thread. Each change is checked at once against the data source (an invalid one throws and the
 ///   feed stays as it was); then, on a serial editing queue, its new cells are made and laid out in parallel on
 ///   every core, and the result is committed on the apply queue of the feed's ``LayoutContext`` in one turn.
-///   Changes are committed in the order they were checked, from whatever threads.
+///   Changes are committed in the order they were checked, from whatever threads. A cell block's cell that is
+///   already in another place (a cell node belongs to one item) is refused when the blocks have run: the
+///   change's completion gets the error, and the feed stays as it was.
 /// - The data source is called on the thread that makes the change, with no lock of the feed's held: it may
 ///   call back into the feed. Cell blocks run on background queues.
 /// - Scrolling, the viewport and reading the committed state happen on the apply queue (reads from elsewhere
@@ -39,6 +41,10 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var nextID: ItemID = 1
         var width: Double
         var nextTicket: UInt64 = 0
+        /// Tickets below this were taken before a change was refused on the editing queue, so they were
+        /// planned on the structure it would have made: their changes are refused too, with `refusal` named.
+        var refusedBelow: UInt64 = 0
+        var refusal: FeedError?
 
         mutating func takeTicket() -> UInt64 {
             defer { nextTicket += 1 }
@@ -51,6 +57,16 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var cells: [ItemID: CellNode] = [:]
         var structure: [[ItemID]] = []
         var ranges: [ItemID: SizeRange] = [:]
+        /// The item of each cell in `cells` (a cell node belongs to one item: a new one found here is refused).
+        var itemByCell: [ObjectIdentifier: ItemID] = [:]
+
+        /// Where `id` is, by a search of the structure (for error messages).
+        func path(of id: ItemID) -> ItemPath? {
+            for (section, items) in structure.enumerated() {
+                if let item = items.firstIndex(of: id) { return ItemPath(item: item, section: section) }
+            }
+            return nil
+        }
     }
 
     /// The committed state, on the apply queue.
