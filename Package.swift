@@ -20,15 +20,15 @@ let package = Package(
     ],
     targets: [
         // libm: rounding to the pixel grid calls ceil, floor and round (nothing else would link it for a
-        // program that uses WeftLayout alone).
-        .target(name: "WeftLayout", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // program that uses WeftLayout alone). CWeftThread: the thread's stack guard, checked per level of nesting.
+        .target(name: "WeftLayout", dependencies: ["CWeftThread"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "WeftFormat", dependencies: ["WeftLayout"]),
         // The one lock type (and a value guarded by it), shared by the text engine and the node runtime, and
         // references read with no lock. Debug builds count lock acquisitions per thread (`LockCount`), for the
         // tests that pin them. (CWeftThread: the runtime's try-retain, for `BackReference`.)
         .target(name: "WeftSync", dependencies: ["CWeftThread"], swiftSettings: [.define("WEFT_COUNT_LOCKS", .when(configuration: .debug))]),
-        // A thread-local slot for the node statistics (Swift has no thread-local storage of its own), and the
-        // runtime's try-retain.
+        // Thread-local slots for the node statistics and the stack guard (Swift has no thread-local storage of
+        // its own), and the runtime's try-retain.
         .target(name: "CWeftThread", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText", "WeftSync", "CWeftThread"]),
         .target(name: "WeftFeed", dependencies: ["WeftNodes"]),

@@ -1,3 +1,5 @@
+internal import CWeftThread
+
 /// Counts of work done in a ``LayoutBuilder``: plain integers, since a builder belongs to one thread.
 public struct LayoutCounters: Hashable, Sendable {
     /// Node layouts answered from a cache.
@@ -163,6 +165,7 @@ public struct LayoutBuilder: ~Copyable {
         grid = PixelGrid(scale: scale)
         records.reserveCapacity(64)
         edges.reserveCapacity(64)
+        weft_thread_prepare_stack_guard()
     }
 
     /// Forgets every layout recorded, keeping the buffers for the next computation.
@@ -177,6 +180,7 @@ public struct LayoutBuilder: ~Copyable {
         counters = LayoutCounters()
         relayouts = 0
         passNotes = nil
+        weft_thread_prepare_stack_guard()
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
         if values != nil {
             if isKnownUniquelyReferenced(&values!) { values?.reset() } else { values = nil }
@@ -204,7 +208,10 @@ public struct LayoutBuilder: ~Copyable {
     /// Elements that compute their layout from other elements they produce on demand (nodes, from their
     /// layout spec) call this before and ``leave(_:)`` after, so that a node whose spec contains the node
     /// itself (directly or through other nodes) is an error instead of endless recursion.
+    ///
+    /// It also refuses to nest deeper when the thread's stack is nearly used up (a ``LayoutError/Kind/limit``).
     public mutating func enter(_ object: any LayoutObject) throws(LayoutError) {
+        if _slowPath(weft_thread_stack_is_low()) { throw Self.stackExhausted() }
         for i in 0..<active.count where active[i].object === object {
             let names = (active.unsafeElements.map(\.object.displayName) + [object.displayName]).joined(separator: " > ")
             throw LayoutError("cycle: \(object.displayName) contains itself (\(names))")

@@ -1,8 +1,12 @@
+internal import CWeftThread
+
 /// Laying out specs from their arena: one function per kind (in the kind's file), chosen here.
 extension LayoutBuilder {
     /// Lays out spec `index` of `arena` for `range`. The error's path leads from the spec to the culprit.
     public mutating func layoutSpec(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size) throws(LayoutError) -> LayoutRef {
         let record = arena.record(index)
+        // (A leaf nests nothing further: only specs with children check the stack.)
+        if record.childCount > 0, _slowPath(weft_thread_stack_is_low()) { throw Self.stackExhausted() }
         switch record.kind {
         case .stack(let options, _, _):
             return try layoutStack(arena, index, record, options, range, parentSize: parentSize)
@@ -33,6 +37,16 @@ extension LayoutBuilder {
             let resolved = arena.narrowed(record, range, parentSize: parentSize)
             return leafSpec(arena, index, size: resolved.min)
         }
+    }
+
+    /// The error for a tree nested so deep that laying it out further would run off the end of the thread's
+    /// stack (checked for each spec and each node entered: see ``enter(_:)``). Never inlined: the check's cold
+    /// path stays one call in the functions it guards.
+    @inline(never)
+    static func stackExhausted() -> LayoutError {
+        LayoutError(
+            "nested too deep for this thread's stack: \(weft_thread_stack_left() / 1024) KiB of it left (lay deep trees out on a thread with a larger stack)",
+            kind: .limit)
     }
 
     /// Lays child `child` of a spec out and names the child's place in any error it throws.

@@ -1,3 +1,5 @@
+internal import CWeftThread
+
 /// Where spec trees live: every spec of a tree is one plain record in one arena, its children a run of
 /// references, so that building a tree allocates nothing once the arena has grown (arenas are reused) and
 /// laying it out walks plain arrays.
@@ -153,6 +155,14 @@ public final class SpecArena: @unchecked Sendable {
         styleProblems.append(style.isPlausible ? nil : style.problem.map { StyleProblem(property: $0.property, reason: $0.reason) })
         fixedRanges.append(style.fixedRange)
         return index
+    }
+
+    /// When the thread's stack is nearly used up (a value spec tree built in code, nested some 30,000 levels
+    /// deep), the reference of a stand-in for `spec` that refuses to be laid out, instead of adding `spec` and
+    /// its children (each level one call deeper); nil otherwise, the usual case.
+    func refusingDeepNesting(_ spec: some LayoutElement) -> SpecChild? {
+        guard _slowPath(weft_thread_stack_is_low()) else { return nil }
+        return appendElement(NestedTooDeep(kindName: spec.kindName))
     }
 
     /// Adds an element that is not a spec of this arena; returns its reference.
@@ -383,5 +393,16 @@ enum SpecKind: Sendable {
         case .corner: return index == 0 ? "child" : "corner"
         default: return "children[\(index)]"
         }
+    }
+}
+
+/// Stands in for a value spec that was nested too deep to be added to an arena (``SpecArena/refusingDeepNesting(_:)``):
+/// laying it out throws the error of a stack used up.
+struct NestedTooDeep: LayoutElement {
+    let kindName: String
+    var style: LayoutStyle { LayoutStyle() }
+
+    func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+        throw LayoutBuilder.stackExhausted()
     }
 }

@@ -67,6 +67,58 @@ struct DeepInputTests {
     }
 }
 
+/// Trees built in code have no depth limit of their own, and laying one out nests a call per level (about
+/// 1 KB of stack per spec in a release build, more in a debug one; adding a value spec tree to an arena, a few
+/// hundred bytes): deep enough, a tree ran off the thread's stack (signal 11; about 8,600 nested stacks on an
+/// 8 MB thread). Each level now checks the stack first and refuses to go deeper within the last quarter of it
+/// (at most 256 KiB). A 1 MiB thread keeps these trees small enough to free on the test's own thread (the
+/// runtime frees a nested value recursively too).
+@Suite("Deeper than the stack")
+struct DeeperThanTheStackTests {
+    static let stackSize = 1 << 20
+
+    /// The outcome of laying `element` out on a thread with a ``stackSize`` stack, as a string: the size, or
+    /// `limit` for the stack's error (its path checked to lead from the root down the tree, `place` after `place`),
+    /// or the error.
+    static func outcome(_ element: any LayoutElement, place: String) -> String {
+        let result = Locked2<String>("")
+        onThread(stackSize: stackSize) {
+            do throws(LayoutError) {
+                result.set("\(try Layout.compute(element, in: .unconstrained).size)")
+            } catch {
+                let expected = error.kind == .limit && error.reason.hasPrefix("nested too deep for this thread's stack: ")
+                    && error.reason.hasSuffix("KiB of it left (lay deep trees out on a thread with a larger stack)")
+                    && error.path.hasPrefix("root.\(place).\(place)")
+                result.set(expected ? "limit" : "\(error)")
+            }
+        }
+        return result.get()
+    }
+
+    @Test("Specs built with a SpecBuilder too deep for the thread's stack are refused; a shallow tree then lays out")
+    func builtSpecs() {
+        func tree(_ depth: Int) -> Spec {
+            var specs = SpecBuilder()
+            var top = specs.box(size: Size(10, 10))
+            for _ in 0..<depth { top = specs.inset(EdgeInsets(all: 1), top) }
+            return specs.finish(top)
+        }
+        #expect(Self.outcome(tree(20_000), place: "child") == "limit")
+        // Each inset adds 1 on every side.
+        #expect(Self.outcome(tree(20), place: "child") == "\(Size(50, 50))")
+    }
+
+    @Test("A value spec tree too deep for the thread's stack is refused, whether adding it to an arena or laying it out runs short")
+    func valueSpecs() {
+        var element: any LayoutElement = Box(size: Size(10, 10))
+        for _ in 0..<3_000 { element = StackSpec.vertical(children: [InsetSpec(insets: EdgeInsets(all: 1), child: element)]) }
+        #expect(Self.outcome(element, place: "children[0].child") == "limit")
+        var shallow: any LayoutElement = Box(size: Size(10, 10))
+        for _ in 0..<20 { shallow = StackSpec.vertical(children: [InsetSpec(insets: EdgeInsets(all: 1), child: shallow)]) }
+        #expect(Self.outcome(shallow, place: "children[0].child") == "\(Size(50, 50))")
+    }
+}
+
 final class Locked2<T: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: T

@@ -329,3 +329,56 @@ struct NodeLayoutTests {
         #expect(try row.layoutThatFits(range).sublayouts[1].frame.size.width == 10)
     }
 }
+
+/// A node tree built in code has no depth limit, and each nested node's layout takes a few KB of stack (about
+/// 5 KB in a release build, more in a debug one): some 1,700 nested nodes ran off an 8 MB thread (signal 11).
+@Suite("Nodes deeper than the stack")
+struct NodesDeeperThanTheStackTests {
+    /// Runs `body` on a thread with a `stackSize`-byte stack and returns what it returns.
+    static func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> T) -> T {
+        let result = Locked<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let value = body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+        return result.withLock { $0! }
+    }
+
+    /// Each node insets the next by 1 on every side (a spec between the nodes), or returns the next node itself
+    /// as its spec (nodes alone: each level is checked where a node's layout begins).
+    @Test("A chain of nodes too deep for the thread's stack is refused as a limit; the nodes lay out where it fits",
+          arguments: [true, false])
+    func deepChain(insets: Bool) {
+        let depth = 3_000
+        var nodes: [ComposedNode] = [ComposedNode("leaf") { _ in Box(size: Size(10, 10)) }]
+        for i in 1..<depth {
+            let child = nodes[nodes.count - 1]
+            nodes.append(ComposedNode("n\(i)") { _ in insets ? InsetSpec(insets: EdgeInsets(all: 1), child: child) : child as any LayoutElement })
+        }
+        nodes.reverse()
+        let chain = nodes
+        let range = SizeRange(min: .zero, max: Size(1e5, 1e5))
+        func side(_ index: Int) -> Double { insets ? 10 + 2 * Double(depth - 1 - index) : 10 }
+        let refused = Self.onThread(stackSize: 1 << 20) { () -> String in
+            do throws(LayoutError) {
+                return "laid out: \(try chain[0].layoutThatFits(range).size)"
+            } catch {
+                let expected = error.kind == .limit
+                    && error.reason.hasPrefix("nested too deep for this thread's stack: ")
+                    && error.path.hasPrefix(insets ? "root.layoutSpec.child.layoutSpec.child" : "root.layoutSpec.layoutSpec")
+                return expected ? "limit" : "\(error)"
+            }
+        }
+        #expect(refused == "limit")
+        // On the same size of stack, a node 20 levels above the leaf lays out; on a large enough stack, all do.
+        let near = Self.onThread(stackSize: 1 << 20) { (try? chain[depth - 21].layoutThatFits(range))?.size }
+        #expect(near == Size(side(depth - 21), side(depth - 21)))
+        let all = Self.onThread(stackSize: 512 << 20) { (try? chain[0].layoutThatFits(range))?.size }
+        #expect(all == Size(side(0), side(0)))
+    }
+}

@@ -1,6 +1,8 @@
-// One thread-local slot pair for WeftNodes' statistics: Swift has no thread-local storage of its own, and
-// pthread_getspecific (with the lazy creation of its key) cost about 90 instructions per cache hit. Reached
-// through these inline functions, a slot is one load relative to the thread pointer in the executable.
+// Thread-local slots: Swift has no thread-local storage of its own, and pthread_getspecific (with the lazy
+// creation of its key) cost about 90 instructions per cache hit. Reached through these inline functions, a slot
+// is one load relative to the thread pointer in the executable. One pair for WeftNodes' statistics; one for the
+// stack guard that WeftLayout checks at each level of nesting (a tree built in code can be deep enough to run
+// off a thread's stack: about 1 KB per nested spec and 5 KB per nested node in a release build).
 #ifndef WEFT_THREAD_H
 #define WEFT_THREAD_H
 
@@ -27,5 +29,33 @@ extern void *swift_tryRetain(void *object);
 
 /// Retains `object` unless its deinit has begun (see WeftSync's `BackReference`); whether it did.
 static inline _Bool weft_try_retain(void *object) { return swift_tryRetain(object) != 0; }
+
+/// How far above the bottom of a thread's stack a layout stops nesting: a quarter of the stack where that is less.
+#define WEFT_STACK_MARGIN (256 * 1024)
+
+/// This thread's stack guard (see `weft_thread_prepare_stack_guard`): the bottom of the zone, WEFT_STACK_MARGIN
+/// bytes high, where a layout stops nesting; 0 until prepared, 1 where the stack could not be found (then the
+/// guard never trips: no frame lies that low).
+extern __thread uintptr_t weft_stack_guard;
+
+/// Finds this thread's stack (pthread_getattr_np) and sets its guard: the zone ends a quarter of the stack above
+/// its bottom, or WEFT_STACK_MARGIN, whichever is less. Out of line: it runs once per thread.
+void weft_thread_find_stack(void);
+
+/// Sets this thread's stack guard if it is not set yet (a load and a compare once it is).
+static inline void weft_thread_prepare_stack_guard(void) {
+    if (weft_stack_guard == 0) weft_thread_find_stack();
+}
+
+/// Whether the caller's frame lies in the zone at the bottom of this thread's stack: nesting deeper would risk
+/// running off its end. A frame above the zone, or below it (a stack of the caller's own making, well apart from
+/// the thread's), never counts as low; no frame does on a thread whose guard is not prepared. One thread-local
+/// load, a subtraction and a compare with a constant.
+static inline _Bool weft_thread_stack_is_low(void) {
+    return (uintptr_t)__builtin_frame_address(0) - weft_stack_guard < WEFT_STACK_MARGIN;
+}
+
+/// The bytes of stack left below the caller's frame, down to the stack's bottom (0 if not known).
+uintptr_t weft_thread_stack_left(void);
 
 #endif

@@ -29,7 +29,8 @@ public struct AbsoluteSpec: ValueSpec {
     public var childElements: [any LayoutElement] { children }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(.absolute(sizing), style: style, identifier: identifier, parts: children))
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(.absolute(sizing), style: style, identifier: identifier, parts: children))
     }
 }
 

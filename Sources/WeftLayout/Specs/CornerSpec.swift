@@ -38,7 +38,8 @@ public struct CornerSpec: ValueSpec {
     public func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "corner" }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(
             .corner(location, offset, wrapsCorner), style: style, identifier: identifier, first: child, second: corner))
     }
 }

@@ -29,7 +29,8 @@ public struct InsetSpec: ValueSpec {
     public func placeOfSublayout(_ index: Int) -> String { "child" }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(.inset(insets), style: style, identifier: identifier, child: child))
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(.inset(insets), style: style, identifier: identifier, child: child))
     }
 }
 

@@ -22,7 +22,8 @@ public struct OverlaySpec: ValueSpec {
     public func placeOfSublayout(_ index: Int) -> String { index == 0 ? "child" : "overlay" }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(.overlay, style: style, identifier: identifier, first: child, second: overlay))
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(.overlay, style: style, identifier: identifier, first: child, second: overlay))
     }
 }
 
@@ -51,7 +52,8 @@ public struct BackgroundSpec: ValueSpec {
     public func placeOfSublayout(_ index: Int) -> String { index == 0 ? "background" : "child" }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(.background, style: style, identifier: identifier, first: background, second: child))
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(.background, style: style, identifier: identifier, first: background, second: child))
     }
 }
 

@@ -30,7 +30,8 @@ public struct RatioSpec: ValueSpec {
     public func placeOfSublayout(_ index: Int) -> String { "child" }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(.ratio(ratio), style: style, identifier: identifier, child: child))
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(.ratio(ratio), style: style, identifier: identifier, child: child))
     }
 }
 

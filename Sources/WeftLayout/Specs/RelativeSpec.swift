@@ -57,7 +57,8 @@ public struct RelativeSpec: ValueSpec {
     public func placeOfSublayout(_ index: Int) -> String { "child" }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(
             .relative(horizontalPosition, verticalPosition, sizing), style: style, identifier: identifier, child: child))
     }
 }
@@ -97,7 +98,8 @@ public struct CenterSpec: ValueSpec {
     public func placeOfSublayout(_ index: Int) -> String { "child" }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(.center(centering, sizing), style: style, identifier: identifier, child: child))
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(.center(centering, sizing), style: style, identifier: identifier, child: child))
     }
 }
 

@@ -23,7 +23,8 @@ public struct WrapperSpec: ValueSpec {
     public var childElements: [any LayoutElement] { children }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
-        SpecChild(spec: arena.append(.wrapper, style: style, identifier: identifier, parts: children))
+        if let refused = arena.refusingDeepNesting(self) { return refused }
+        return SpecChild(spec: arena.append(.wrapper, style: style, identifier: identifier, parts: children))
     }
 }
 

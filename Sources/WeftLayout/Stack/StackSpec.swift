@@ -84,8 +84,9 @@ public struct StackSpec: ValueSpec {
     }
 
     public func specChild(in arena: SpecArena) -> SpecChild {
+        if let refused = arena.refusingDeepNesting(self) { return refused }
         // The options are stored as given: the arena's stack applies the conveniences again (idempotent).
-        SpecChild(spec: arena.append(
+        return SpecChild(spec: arena.append(
             .stack(options, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, parts: children))
     }
 }
