@@ -81,11 +81,33 @@ extension Node {
         // The node's supernode first, then this node's subnodes: a reader that finds it among the subnodes finds
         // its supernode set (and its setNeedsLayout, which walks supernodes, reaches this node).
         let context = self.context
-        node.withState { state in
+        let contextChanged = node.withState { state -> Bool in
             state.setSupernode(self, publishingIn: node.placementSlots)
+            guard state.context !== context else { return false }
             state.context = context
+            return true
         }
         changePlacement { $0.subnodes.insert(node, at: index) }
+        // Its subnodes too: a subtree built under one context and added under another lays out, and takes
+        // hierarchy changes, in the new one throughout.
+        if contextChanged { node.passContextDown(context, outdating: false) }
+    }
+
+    /// Gives `context` to every node below this one that has another, walking the subnodes with a stack of its
+    /// own (a deep tree does not recurse). `outdating`: each node changed has its version bumped too, as the
+    /// public ``context`` setter does for the node it is set on (a pass computed in the old context is then never
+    /// applied); without, as for a node entering a hierarchy, its fresh cache entries stay (they are keyed by
+    /// scale). Linear in the subtree.
+    func passContextDown(_ context: LayoutContext, outdating: Bool) {
+        var pending = subnodes
+        while let node = pending.popLast() {
+            node.withState { state in
+                guard state.context !== context else { return }
+                state.context = context
+                if outdating { state.version &+= 1 }
+            }
+            pending.append(contentsOf: node.subnodes)
+        }
     }
 
     /// How an error names the other place of a node that another hierarchy change is placing at the same time.

@@ -393,19 +393,24 @@ open class Node: LayoutObject, @unchecked Sendable {
     }
 
     /// The context the node lays out in (scale, apply queue, layout queue, statistics); ``LayoutContext/default``
-    /// until set. A feed sets its own on its cells; a subnode takes its supernode's when it is added.
+    /// until set. A feed sets its own on its cells; a subnode takes its supernode's when it is added, and passes
+    /// it on to its own subnodes.
     ///
-    /// Setting a different context outdates the node's layout, as ``setConstrainedRangeQuietly(_:)`` does (its
-    /// version is bumped, no pass is scheduled): a pass computed in the old context (its scale, for its apply
-    /// queue) is never applied, and ``layoutIfNeeded()`` lays the node out again.
+    /// Setting a different context sets it on every node below too, and outdates their layouts and the node's,
+    /// as ``setConstrainedRangeQuietly(_:)`` does (versions bumped, no pass scheduled): a pass computed in the old
+    /// context (its scale, for its apply queue) is never applied, and ``layoutIfNeeded()`` lays the node out
+    /// again. Set it where the subtree does not change meanwhile (its apply queue, or before it is shared): a
+    /// subnode added on another thread while it is passed down may keep the old one.
     public var context: LayoutContext {
         get { readInputs { $0.pointee.context } }
         set {
-            withState { state in
-                guard state.context !== newValue else { return }
+            let changed = withState { state -> Bool in
+                guard state.context !== newValue else { return false }
                 state.context = newValue
                 state.version &+= 1
+                return true
             }
+            if changed { passContextDown(newValue, outdating: true) }
         }
     }
 

@@ -176,4 +176,48 @@ struct ReentryAndOverlapTests {
         #expect(root.appliedLayout?.size == Size(31.0 / 3, 31.0 / 3))  // ceil(30.9) / 3
         #expect(names(root.subnodes) == ["leaf"])
     }
+
+    /// A context set on a node reached the node alone: the nodes below kept the old one (its scale, and the apply
+    /// queue their hierarchy changes must run on), as did the subnodes of a subtree added under another context.
+    @Test("A context set on a node, or taken by a subtree as it is added, reaches every node below")
+    func contextReachesSubnodes() throws {
+        let q1 = ApplyQueue(label: "subtree.q1")
+        let q2 = ApplyQueue(label: "subtree.q2")
+        let c1 = LayoutContext(scale: 2, applyQueue: q1)
+        let c2 = LayoutContext(scale: 3, applyQueue: q2)
+        let root = Node(identifier: "root")
+        let child = Node(identifier: "child")
+        let grandchild = CountingLeaf("grandchild", size: Size(10.3, 10.3))
+        root.context = c1
+        try q1.sync {
+            try root.addSubnode(child)
+            try child.addSubnode(grandchild)
+        }
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        #expect(try grandchild.layoutThatFits(range).size == Size(10.5, 10.5))  // ceil(20.6) / 2
+        root.context = c2
+        #expect(child.context === c2)
+        #expect(grandchild.context === c2)
+        // At the new scale; its hierarchy changes run on the new queue, and are refused on the old one.
+        #expect(try grandchild.layoutThatFits(range).size == Size(31.0 / 3, 31.0 / 3))  // ceil(30.9) / 3
+        let offQueue = q1.sync { () -> String? in
+            do { try grandchild.removeFromSupernode(); return nil } catch { return "\(error)" }
+        }
+        #expect(offQueue?.contains("apply queue") == true, "\(offQueue ?? "accepted")")
+        #expect(grandchild.supernode === child)
+        try q2.sync { try grandchild.removeFromSupernode() }
+        #expect(child.subnodes.isEmpty)
+
+        // A subtree built under one context takes the parent's when it is added, all of it.
+        let other = Node(identifier: "other")
+        let inner = Node(identifier: "inner")
+        other.context = c1
+        try q1.sync { try other.addSubnode(inner) }
+        #expect(inner.context === c1)
+        try q2.sync { try root.addSubnode(other) }
+        #expect(other.context === c2)
+        #expect(inner.context === c2)
+        try q2.sync { try inner.removeFromSupernode() }
+        #expect(other.subnodes.isEmpty)
+    }
 }
