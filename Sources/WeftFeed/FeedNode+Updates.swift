@@ -146,9 +146,12 @@ extension FeedNode {
     /// called from any thread; a width that is not a finite number >= 0 is ignored.
     public func setWidth(_ width: Double) {
         guard width.isFinite && width >= 0 else { return }
-        settings.withLock { $0.width = width }
         let (change, ticket) = plan.withLock { plan -> (PlannedChange, UInt64) in
             plan.width = width
+            // Reported under the plan lock, so that of two racing calls the width reported is the one planned
+            // last (set before taking it, the other call's width could be reported while this one's was laid
+            // out). Lock order: plan, then settings (no code holds settings while it takes plan).
+            settings.withLock { $0.width = width }
             return (PlannedChange(structure: plan.structure, newItems: [], width: width), plan.takeTicket())
         }
         submit(ticket, change, dataSource: nil, relayoutAll: true, reloaded: 0) { _ in }
