@@ -41,15 +41,26 @@ extension FeedNode {
     /// The data source's item count of each section, refused when a count is negative (each reached a range
     /// that trapped: "Range requires lowerBound <= upperBound").
     private func counts(of dataSource: any FeedDataSource) throws(FeedError) -> [Int] {
+        let limit = itemLimit
         let sections = dataSource.numberOfSections(in: self)
         guard sections >= 0 else { throw FeedError("the data source reports \(sections) sections; expected 0 or more") }
+        guard sections <= limit else {
+            throw FeedError("the data source reports \(sections) sections; the feed takes at most \(limit) (its itemLimit)")
+        }
         var counts: [Int] = []
         counts.reserveCapacity(sections)
+        var total = 0
         for section in 0..<sections {
             let count = dataSource.feed(self, numberOfItemsInSection: section)
             guard count >= 0 else {
                 throw FeedError("section \(section): the data source reports \(count) items; expected 0 or more")
             }
+            // (Compared before adding: `total + count` overflows for a count near Int.max.)
+            guard count <= limit - total else {
+                throw FeedError(
+                    "section \(section): the data source reports \(count) items, \(total) before it; the feed takes at most \(limit) in all (its itemLimit)")
+            }
+            total += count
             counts.append(count)
         }
         return counts

@@ -32,6 +32,7 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var tunings = RangeTunings()
         var leadingScreensForBatching = 2.0
         var commitTurnBudget = 0.004
+        var itemLimit = FeedNode.defaultItemLimit
     }
 
     /// The structure after every accepted change, for checking the next one, the width cells are laid out for,
@@ -153,6 +154,19 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         get { settings.withLock { $0.commitTurnBudget } }
         set { settings.withLock { $0.commitTurnBudget = newValue } }
     }
+
+    /// The most sections, and the most items in all, the feed takes from its data source (default
+    /// ``defaultItemLimit``): a change whose counts exceed it is refused with a ``FeedError`` naming them, and the
+    /// feed stays as it was. The feed makes a cell node for every item, so counts beyond any memory (a data
+    /// source answering `Int.max`) trapped when the feed reserved room for them.
+    public var itemLimit: Int {
+        get { settings.withLock { $0.itemLimit } }
+        set { settings.withLock { $0.itemLimit = max(0, newValue) } }
+    }
+
+    /// The default ``itemLimit``: 1,000,000 (a cell node each, about a gigabyte of nodes and layouts for a
+    /// simple cell).
+    public static let defaultItemLimit = 1_000_000
 
     /// The range tuning mode (default `.full`).
     public var rangeMode: RangeMode {

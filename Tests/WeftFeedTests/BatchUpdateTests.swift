@@ -70,6 +70,40 @@ struct BatchUpdateTests {
         expectMatches(feed, [[0, 1, 2]])
     }
 
+    /// Counts beyond any memory (a data source answering Int.max) trapped when the feed reserved room for them.
+    @Test("Counts above the feed's item limit are refused, naming them, and the feed stays as it was")
+    func countsAboveTheLimit() throws {
+        let source = CountingSource()
+        let feed = FeedNode(dataSource: source, width: 320, viewportHeight: 480)
+        #expect(feed.itemLimit == 1_000_000)
+        let waiter = Waiter()
+        try feed.reloadData { waiter.done($0) }
+        #expect(waiter.wait())
+        expectMatches(feed, [[0, 1]])
+        source.counts.withLock { $0 = (sections: .max, items: 0) }
+        #expect(throws: FeedError("the data source reports \(Int.max) sections; the feed takes at most 1000000 (its itemLimit)")) {
+            try feed.reloadData()
+        }
+        source.counts.withLock { $0 = (sections: 2, items: .max) }
+        #expect(throws: FeedError("section 0: the data source reports \(Int.max) items, 0 before it; the feed takes at most 1000000 in all (its itemLimit)")) {
+            try feed.performBatchUpdates { $0.insertSections([1]) }
+        }
+        // The limit counts all sections together: 3 sections of 40 pass a limit of 120 and not one of 100, which
+        // the third section crosses.
+        feed.itemLimit = 100
+        source.counts.withLock { $0 = (sections: 3, items: 40) }
+        #expect(throws: FeedError("section 2: the data source reports 40 items, 80 before it; the feed takes at most 100 in all (its itemLimit)")) {
+            try feed.reloadData()
+        }
+        try settleAll()
+        expectMatches(feed, [[0, 1]])
+        feed.itemLimit = 120
+        let again = Waiter()
+        try feed.reloadData { again.done($0) }
+        #expect(again.wait())
+        expectMatches(feed, Array(repeating: Array(0..<40), count: 3))
+    }
+
     /// Many sections, each with its own item changes: each section's plan reads its own changes (they were
     /// filtered out of all of them for every section: 2.9 s for 8,000 sections in a debug build). The slots
     /// follow the batch-update rules: deletions and reloads at old positions, insertions at new ones, the
