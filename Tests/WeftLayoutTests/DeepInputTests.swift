@@ -3,16 +3,31 @@ import Testing
 import WeftFormat
 import WeftLayout
 
-/// Runs `body` on a thread with a `stackSize`-byte stack and waits for it.
+/// Runs `body` on a thread with a `stackSize`-byte stack and waits until the thread has ended, so that it has
+/// let go of `body` and what `body` captured by then: the caller's references outlive the thread's. (A
+/// `Foundation.Thread` signalling a semaphore let go of its closure after the signal, sometimes last: a deep
+/// value spec tree it captured was then freed on the small thread, recursively, and ran off its stack.)
 func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        body()
-        done.signal()
+    final class Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
-    thread.stackSize = stackSize
-    thread.start()
-    done.wait()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, stackSize)
+    let work = Unmanaged.passRetained(Work(body)).toOpaque()
+    var thread = pthread_t()
+    let created = pthread_create(&thread, &attributes, { pointer in
+        Unmanaged<Work>.fromOpaque(pointer!).takeRetainedValue().body()
+        return nil
+    }, work)
+    guard created == 0 else {
+        Unmanaged<Work>.fromOpaque(work).release()
+        Issue.record("pthread_create failed: \(created)")
+        return
+    }
+    pthread_join(thread, nil)
 }
 
 @Suite("Deep input")
