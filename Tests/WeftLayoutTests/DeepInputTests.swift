@@ -86,11 +86,11 @@ struct DeepInputTests {
 /// 1 KB of stack per spec in a release build, more in a debug one; adding a value spec tree to an arena, a few
 /// hundred bytes): deep enough, a tree ran off the thread's stack (signal 11; about 8,600 nested stacks on an
 /// 8 MB thread). Each level now checks the stack first and refuses to go deeper within the last quarter of it
-/// (at most 256 KiB). A 1 MiB thread keeps these trees small enough to free on the test's own thread (the
+/// (at most 256 KiB). A 512 KiB thread keeps these trees small enough to free on the test's own thread (the
 /// runtime frees a nested value recursively too).
 @Suite("Deeper than the stack")
 struct DeeperThanTheStackTests {
-    static let stackSize = 1 << 20
+    static let stackSize = 512 << 10
 
     /// The outcome of laying `element` out on a thread with a ``stackSize`` stack, as a string: the size, or
     /// `limit` for the stack's error (its path checked to lead from the root down the tree, `place` after `place`),
@@ -126,7 +126,7 @@ struct DeeperThanTheStackTests {
     @Test("A value spec tree too deep for the thread's stack is refused, whether adding it to an arena or laying it out runs short")
     func valueSpecs() {
         var element: any LayoutElement = Box(size: Size(10, 10))
-        for _ in 0..<3_000 { element = StackSpec.vertical(children: [InsetSpec(insets: EdgeInsets(all: 1), child: element)]) }
+        for _ in 0..<1_000 { element = StackSpec.vertical(children: [InsetSpec(insets: EdgeInsets(all: 1), child: element)]) }
         #expect(Self.outcome(element, place: "children[0].child") == "limit")
         var shallow: any LayoutElement = Box(size: Size(10, 10))
         for _ in 0..<20 { shallow = StackSpec.vertical(children: [InsetSpec(insets: EdgeInsets(all: 1), child: shallow)]) }
