@@ -133,7 +133,7 @@ public struct JSONParser: Sendable {
                         let key = stack[top].key
                         guard stack[top].object.insert(key, value) else {
                             offset = stack[top].keyOffset
-                            throw failure(stack, "duplicate member \"\(key)\"", inside: true)
+                            throw failure(stack, "duplicate member \"\(clippedForMessage(key))\"", inside: true)
                         }
                         if current == UInt8(ascii: ",") {
                             offset += 1
@@ -196,7 +196,7 @@ public struct JSONParser: Sendable {
             var error = failure(reason, kind: kind)
             var path = ""
             for (i, open) in stack.enumerated() where !(inside && i == stack.count - 1) {
-                path += open.isObject ? "." + open.key : "[\(open.elements.count)]"
+                path += open.isObject ? "." + clippedForMessage(open.key) : "[\(open.elements.count)]"
             }
             if path.hasPrefix(".") { path.removeFirst() }
             if !path.isEmpty { error = error.within(path) }

@@ -100,7 +100,7 @@ public struct LayoutDecoder: Sendable {
             again.stopAt = duplicate.first
             _ = try? self.element(value, path: path, depth: 1, state: &again)
             throw LayoutError(
-                "duplicate id \"\(duplicate.identifier)\", first used at \(LayoutError.abbreviated(again.stoppedAt ?? "?"))",
+                "duplicate id \"\(clippedForMessage(duplicate.identifier))\", first used at \(LayoutError.abbreviated(again.stoppedAt ?? "?"))",
                 path: error.path)
         }
         let element: any LayoutElement
@@ -150,7 +150,7 @@ public struct LayoutDecoder: Sendable {
             guard !identifier.isEmpty else { throw LayoutError("expected a non-empty string", path: members.path("id")) }
             if let first = state.seen[identifier] {
                 state.duplicate = (identifier, first)
-                throw LayoutError("duplicate id \"\(identifier)\"", path: members.path("id"))
+                throw LayoutError("duplicate id \"\(clippedForMessage(identifier))\"", path: members.path("id"))
             }
             state.seen[identifier] = state.count
             state.identifiers.append(identifier)

@@ -104,6 +104,14 @@ struct BadInputTests {
         let key = try #require(decodeError(#"{"type": "box", "style": {""# + long + #"": 1}}"#))
         #expect(key.path == "root.style.\(clipped)")
         #expect(key.reason.hasPrefix("unknown property; expected one of"))
+        // Duplicate ids and members, and keys on the way to an error, are clipped too.
+        let id = #"{"type": "box", "id": ""# + long + #""}"#
+        #expect(decodeError(#"{"type": "stack", "children": ["# + id + ", " + id + "]}")?.description
+            == "root.children[1].id: duplicate id \"\(clipped)\", first used at root.children[0]")
+        #expect(decodeError(#"{""# + long + #"": 1, ""# + long + #"": 2}"#)?.reason == "malformed JSON at line 1, column 1009: duplicate member \"\(clipped)\"")
+        let under = try #require(decodeError(#"{""# + long + #"": [1, }"#))
+        #expect(under.kind == .malformed)
+        #expect(under.path == "root.\(clipped)[1]")
         // Short names are quoted whole, with their suggestion.
         #expect(decodeError(#"{"type": "stak"}"#)?.reason.hasPrefix("unknown element type \"stak\" (did you mean \"stack\"?)") == true)
         // `Double("0x10")` is 16; the format's numbers are decimal.
