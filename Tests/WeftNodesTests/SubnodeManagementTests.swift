@@ -283,3 +283,56 @@ extension Scene {
         return try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(300, 100)))
     }
 }
+
+/// A deep hierarchy built by hand (no layout bounds its depth): released, each node freed its subnodes from
+/// within its own deinit, recursively, and `allSubnodes` recursed and copied each subtree's list into its
+/// parent's.
+@Suite("Deep hierarchies")
+struct DeepHierarchyTests {
+    @Test("A chain of 30,000 nodes is listed by allSubnodes, in order, and freed when released")
+    func deepChain() throws {
+        let queue = ApplyQueue(label: "deep.chain")
+        let context = LayoutContext(scale: 2, applyQueue: queue)
+        let count = 30_000
+        weak var leaf: Node?
+        weak var top: Node?
+        do {
+            // Built bottom up: each new parent has no ancestors for insertSubnode to walk.
+            var chain = Node(identifier: "n\(count)")
+            chain.context = context
+            leaf = chain
+            try queue.sync {
+                for i in stride(from: count - 1, through: 0, by: -1) {
+                    let parent = Node(identifier: "n\(i)")
+                    parent.context = context
+                    try parent.addSubnode(chain)
+                    chain = parent
+                }
+            }
+            top = chain
+            let all = chain.allSubnodes
+            #expect(all.count == count)
+            #expect(all.first?.identifier == "n1")
+            #expect(all.last?.identifier == "n\(count)")
+            #expect(all.last === leaf)
+        }
+        #expect(top == nil)
+        #expect(leaf == nil)
+    }
+
+    @Test("allSubnodes lists each node before its subnodes, subnodes back to front")
+    func allSubnodesOrder() throws {
+        let queue = ApplyQueue(label: "deep.order")
+        let root = Node(identifier: "root")
+        root.context = LayoutContext(scale: 2, applyQueue: queue)
+        let a = Node(identifier: "a")
+        try queue.sync {
+            try root.addSubnode(a)  // (a takes root's context, and a's subnodes a's)
+            try a.addSubnode(Node(identifier: "a1"))
+            try a.addSubnode(Node(identifier: "a2"))
+            try root.addSubnode(Node(identifier: "b"))
+        }
+        #expect(root.allSubnodes.map(\.identifier) == ["a", "a1", "a2", "b"])
+        #expect(a.allSubnodes.map(\.identifier) == ["a1", "a2"])
+    }
+}
