@@ -182,30 +182,41 @@ public final class SpecArena: @unchecked Sendable {
     /// Appends a copy of spec `index` of `source` and its subtree (its children's specs first, then it); returns
     /// the copy's index. Elements and objects are shared, not copied; a spec that occurs more than once in the
     /// tree is copied once (copied per occurrence, a tree that reuses its specs grew exponentially).
+    ///
+    /// Not recursive (a recursive copy of a deep tree ran off the stack before any layout could refuse it): the
+    /// subtree's specs are found with a stack of their own, then copied in the order of their indices, which puts
+    /// every child before its parent (an arena appends a spec's children before the spec itself).
     func append(copyOf index: Int32, in source: SpecArena) -> Int32 {
-        var copied: [Int32: Int32] = [:]
-        return append(copyOf: index, in: source, copied: &copied)
-    }
-
-    private func append(copyOf index: Int32, in source: SpecArena, copied: inout [Int32: Int32]) -> Int32 {
-        if let done = copied[index] { return done }
-        let record = source.records[Int(index)]
-        // (A child's own copy pushes its children above these and pops them.)
-        let base = scratch.count
-        for i in 0..<Int(record.childCount) {
-            let child = source.children[Int(record.childStart) + i]
-            if child.isSpec {
-                scratch.append(SpecChild(spec: append(copyOf: child.specIndex, in: source, copied: &copied)))
-            } else if child.isObject {
-                scratch.append(appendObject(source.objects[Int(child.objectIndex)]))
-            } else {
-                scratch.append(appendElement(source.elements[Int(child.elementIndex)]))
+        var copied: [Int32: Int32] = [index: -1]
+        var order: [Int32] = [index]
+        var pending: [Int32] = [index]
+        while let spec = pending.popLast() {
+            let record = source.records[Int(spec)]
+            for i in 0..<Int(record.childCount) {
+                let child = source.children[Int(record.childStart) + i]
+                guard child.isSpec, copied.updateValue(-1, forKey: child.specIndex) == nil else { continue }
+                order.append(child.specIndex)
+                pending.append(child.specIndex)
             }
         }
-        let style = source.styles[Int(record.style)]
-        let new = appendRecord(record.kind, style: style, identifier: source.identifier(of: record), scratchFrom: base)
-        copied[index] = new
-        return new
+        order.sort()
+        for spec in order {
+            let record = source.records[Int(spec)]
+            let base = scratch.count
+            for i in 0..<Int(record.childCount) {
+                let child = source.children[Int(record.childStart) + i]
+                if child.isSpec {
+                    scratch.append(SpecChild(spec: copied[child.specIndex] ?? -1))
+                } else if child.isObject {
+                    scratch.append(appendObject(source.objects[Int(child.objectIndex)]))
+                } else {
+                    scratch.append(appendElement(source.elements[Int(child.elementIndex)]))
+                }
+            }
+            let style = source.styles[Int(record.style)]
+            copied[spec] = appendRecord(record.kind, style: style, identifier: source.identifier(of: record), scratchFrom: base)
+        }
+        return copied[index] ?? -1
     }
 
     // MARK: Reading

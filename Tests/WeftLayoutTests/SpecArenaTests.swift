@@ -93,6 +93,19 @@ struct SpecArenaTests {
         var shared = specs.box(size: Size(1, 1))
         for _ in 0..<16 { shared = specs.stack(children: shared, shared) }
         #expect(specs.finish(shared).arena.count == 17)
+        // A deep tree is copied in a loop (copied recursively, 200,000 levels ran off the stack before any layout
+        // could refuse the tree): every spec once, the root last; laying it out is refused by the stack guard.
+        var deep = specs.box(size: Size(1, 1))
+        for _ in 0..<200_000 { deep = specs.inset(EdgeInsets(all: 1), deep) }
+        let deepCopy = specs.finish(deep)
+        #expect(deepCopy.arena.count == 200_001)
+        #expect(deepCopy.kindName == "inset")
+        do {
+            _ = try Layout.compute(deepCopy, in: range)
+            Issue.record("200,000 nested insets were laid out")
+        } catch {
+            #expect(error.kind == .limit)
+        }
         // The scratch arena is rewound and reused; the copy is untouched.
         scratch.rewind(to: SpecArena().mark)
         _ = specs.box(size: Size(1, 1))
