@@ -424,12 +424,16 @@ public struct LayoutPass: Sendable {
             }
             let frameInParent = updates[i].frameInParent
             let (layout, size, version) = (updates[i].layout, updates[i].size, updates[i].version)
+            var contextChanged = false
             let enteredChanged = node.withState { state -> Bool in
                 var entering = false
                 if let parent {
                     let inParent = state.isSupernode(parent)
                     entering = enters && !inParent
-                    if entering { state.context = context }
+                    if entering && state.context !== context {
+                        state.context = context
+                        contextChanged = true
+                    }
                     if entering || inParent { state.frame = frameInParent }
                 }
                 if applies {
@@ -455,6 +459,9 @@ public struct LayoutPass: Sendable {
                 return entering && applies && state.version != version
             }
             if enteredChanged { enteredOutdated.append(node) }
+            // Its own subnodes (a node entering with subnodes added by hand) take the context too, as with
+            // insertSubnode; those this pass places take it again as they enter, unchanged.
+            if contextChanged { node.passContextDown(context, outdating: false) }
         }
         if !enteredOutdated.isEmpty && !readings[0].skip {
             result.needsAnotherPass = true

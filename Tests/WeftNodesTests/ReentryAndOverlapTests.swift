@@ -219,5 +219,21 @@ struct ReentryAndOverlapTests {
         #expect(inner.context === c2)
         try q2.sync { try inner.removeFromSupernode() }
         #expect(other.subnodes.isEmpty)
+
+        // A node with subnodes of its own entering a managed parent's layout in a pass: all of it takes the
+        // parent's context.
+        let entering = Node(identifier: "entering")
+        let below = Node(identifier: "below")
+        entering.context = c1
+        try q1.sync { try entering.addSubnode(below) }
+        let managed = ComposedNode("managed") { _ in StackSpec.vertical(children: [entering]) }
+        managed.context = c2
+        managed.setConstrainedRangeQuietly(range)
+        try q2.sync { try managed.layoutIfNeeded() }
+        #expect(managed.subnodes.first === entering)
+        #expect(entering.context === c2)
+        #expect(below.context === c2)
+        try q2.sync { try below.removeFromSupernode() }
+        #expect(entering.subnodes.isEmpty)
     }
 }
