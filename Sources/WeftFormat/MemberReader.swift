@@ -109,11 +109,16 @@ public struct MemberReader {
 }
 
 /// `text` as an error message quotes it: whole up to 64 characters, else its first 64 and how many more (an
-/// unknown name of a megabyte was echoed whole).
+/// unknown name of a megabyte was echoed whole). Characters here are Unicode scalars: one grapheme cluster can
+/// hold any number of them ("a" and 100,000 combining accents is one), so a count of clusters bounded nothing.
 func clippedForMessage(_ text: String) -> String {
     let limit = 64
-    guard text.utf8.count > limit, text.count > limit else { return text }
-    return "\(text.prefix(limit))... (\(text.count - limit) more characters)"
+    guard text.utf8.count > limit else { return text }
+    let scalars = text.unicodeScalars
+    guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex), end < scalars.endIndex else {
+        return text
+    }
+    return "\(String(scalars[..<end]))... (\(scalars[end...].count) more characters)"
 }
 
 /// The candidate within edit distance 2 of `word`, if any (for "did you mean" hints).

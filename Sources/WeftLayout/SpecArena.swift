@@ -161,6 +161,8 @@ public final class SpecArena: @unchecked Sendable {
     /// deep), the reference of a stand-in for `spec` that refuses to be laid out, instead of adding `spec` and
     /// its children (each level one call deeper); nil otherwise, the usual case.
     func refusingDeepNesting(_ spec: some LayoutElement) -> SpecChild? {
+        // (Prepared here too: a value spec can be added on a thread that has made no layout builder yet.)
+        weft_thread_prepare_stack_guard()
         guard _slowPath(weft_thread_stack_is_low()) else { return nil }
         return appendElement(NestedTooDeep(kindName: spec.kindName))
     }

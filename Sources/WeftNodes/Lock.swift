@@ -113,3 +113,50 @@ package enum BuilderPool {
         if spare.notes == nil { spare.notes = notes }
     }
 }
+
+/// The nodes a thread is letting go of (``Node``'s deinit): the first deinit on the thread that hands subnodes
+/// over drains the queue, releasing one node at a time; a deinit that runs within that (a node released by the
+/// loop) only adds its subnodes to the queue. So freeing a hierarchy takes one loop, not a call per level.
+enum ReleaseQueue {
+    private final class Pending {
+        var nodes: [Node] = []
+        var draining = false
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
+        return key
+    }()
+
+    /// Lets go of `nodes` on the calling thread, in a loop shared with every deinit nested in it. Takes them out
+    /// of `nodes` (left empty): a caller's array that still held them would free them itself, recursively, as it
+    /// went out of scope.
+    static func release(_ nodes: inout [Node]) {
+        let pending: Pending
+        if let pointer = pthread_getspecific(key) {
+            pending = Unmanaged<Pending>.fromOpaque(pointer).takeUnretainedValue()
+        } else {
+            pending = Pending()
+            pthread_setspecific(key, Unmanaged.passRetained(pending).toOpaque())
+        }
+        if pending.nodes.isEmpty {
+            swap(&pending.nodes, &nodes)
+        } else {
+            pending.nodes.append(contentsOf: nodes)
+            nodes = []
+        }
+        guard !pending.draining else { return }
+        pending.draining = true
+        defer { pending.draining = false }
+        while !pending.nodes.isEmpty {
+            // Released here, at the end of the iteration: its deinit appends its own subnodes.
+            _ = pending.nodes.removeLast()
+        }
+        // (Its storage kept for the next hierarchy, unless a large one grew it.)
+        if pending.nodes.capacity > 4096 { pending.nodes = [] }
+    }
+}

@@ -226,26 +226,27 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     public init() {}
 
-    /// Lets go of the subnodes one level at a time: a subnode held by nothing else is emptied of its own before
-    /// it goes, so a deep hierarchy is freed in a loop (released by the runtime, each node freed its subnodes
-    /// from within its own deinit, recursively: a chain of some 20,000 nodes ran off an 8 MB stack). A node
-    /// without subnodes takes no lock here.
+    /// Lets go of the subnodes without recursion. Released by the runtime, each node freed its subnodes from
+    /// within its own deinit, and they theirs: a chain of some 20,000 nodes ran off an 8 MB stack. Now a node
+    /// going away first drops what of its state could hold other nodes (its cached and applied layouts, which
+    /// hold the nodes they place, its last diff, and its spec block, which may capture them), then hands its
+    /// subnodes to its thread's ``ReleaseQueue``: the outermost deinit on the thread lets them go one at a time,
+    /// and each that goes hands its own subnodes over in turn. Nothing but the going node is changed (a subnode
+    /// another thread still holds stays whole). A node without subnodes takes no lock here. (A subclass's stored
+    /// properties are freed by the runtime before this runs: nodes held only there are freed recursively.)
     deinit {
         guard !readPlacement({ $0.pointee.subnodes.isEmpty }) else { return }
-        var pending = takeSubnodesAsItGoes()
-        while var node = pending.popLast() {
-            if isKnownUniquelyReferenced(&node) { pending.append(contentsOf: node.takeSubnodesAsItGoes()) }
-        }
-    }
-
-    /// Takes the subnodes out of the placement, published as any change of it is (a reader that reached a node
-    /// about to go, through a subnode's back reference, sees either list whole).
-    private func takeSubnodesAsItGoes() -> [Node] {
-        withState { state in
+        rootRecord.publish(nil)
+        var subnodes = withState { state -> [Node] in
             let taken = state.placementSlot == 0 ? state.placement0.subnodes : state.placement1.subnodes
             state.changePlacement(publishingIn: placementSlots) { $0.subnodes = [] }
+            state.cache = LayoutCache()
+            state.appliedLayout = nil
+            state.lastDiff = nil
+            state.layoutSpecBlock = nil
             return taken
         }
+        ReleaseQueue.release(&subnodes)
     }
 
     /// The back reference for this node's subnodes (made the first time).

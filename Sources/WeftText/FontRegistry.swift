@@ -154,8 +154,12 @@ public struct FontRegistry: Sendable {
     }
 
     private func unknownFamily(_ name: String, path: String) -> TextError {
-        TextError("no font family \"\(name)\" is registered (registered: \(families.joined(separator: ", ")))",
-                  path: path, kind: .font)
+        // (A name over 64 Unicode scalars is clipped: one of a megabyte was quoted whole.)
+        let scalars = name.unicodeScalars
+        let quoted = scalars.count <= 64
+            ? name : "\(String(scalars.prefix(64)))... (\(scalars.count - 64) more characters)"
+        return TextError("no font family \"\(quoted)\" is registered (registered: \(families.joined(separator: ", ")))",
+                         path: path, kind: .font)
     }
 
     /// The shaping font of entry `index`.

@@ -104,6 +104,10 @@ struct BadInputTests {
         let key = try #require(decodeError(#"{"type": "box", "style": {""# + long + #"": 1}}"#))
         #expect(key.path == "root.style.\(clipped)")
         #expect(key.reason.hasPrefix("unknown property; expected one of"))
+        // Characters are Unicode scalars: one grapheme cluster of "a" and 1,000 combining accents is clipped too.
+        let accents = "a" + String(repeating: "\u{301}", count: 1000)
+        let accentsClipped = "a" + String(repeating: "\u{301}", count: 63) + "... (937 more characters)"
+        #expect(decodeError(#"{"type": ""# + accents + #""}"#)?.reason.hasPrefix("unknown element type \"\(accentsClipped)\"") == true)
         // Duplicate ids and members, and keys on the way to an error, are clipped too.
         let id = #"{"type": "box", "id": ""# + long + #""}"#
         #expect(decodeError(#"{"type": "stack", "children": ["# + id + ", " + id + "]}")?.description

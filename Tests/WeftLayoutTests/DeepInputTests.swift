@@ -132,6 +132,26 @@ struct DeeperThanTheStackTests {
         for _ in 0..<20 { shallow = StackSpec.vertical(children: [InsetSpec(insets: EdgeInsets(all: 1), child: shallow)]) }
         #expect(Self.outcome(shallow, place: "children[0].child") == "\(Size(50, 50))")
     }
+
+    /// The guard is prepared by a thread's first layout builder; a value spec added with a SpecBuilder before any
+    /// ran unguarded (and crashed) on a thread that had made none.
+    @Test("A value spec tree added with a SpecBuilder, on a thread that has laid nothing out yet, is refused too")
+    func valueSpecsInABuilder() {
+        var element: any LayoutElement = Box(size: Size(10, 10))
+        for _ in 0..<1_000 { element = StackSpec.vertical(children: [InsetSpec(insets: EdgeInsets(all: 1), child: element)]) }
+        let tree = element
+        let result = Locked2<String>("")
+        onThread(stackSize: Self.stackSize) {
+            var specs = SpecBuilder()
+            let spec = specs.finish(specs.stack(children: [tree]))
+            do throws(LayoutError) {
+                result.set("\(try Layout.compute(spec, in: .unconstrained).size)")
+            } catch {
+                result.set(error.kind == .limit && error.reason.hasPrefix("nested too deep") ? "limit" : "\(error)")
+            }
+        }
+        #expect(result.get() == "limit")
+    }
 }
 
 final class Locked2<T: Sendable>: @unchecked Sendable {

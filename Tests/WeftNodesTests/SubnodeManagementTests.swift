@@ -320,6 +320,42 @@ struct DeepHierarchyTests {
         #expect(leaf == nil)
     }
 
+    /// Laid out, a chain's cached and applied layouts hold each node's subnodes too, so a node's subnodes were
+    /// not its alone when it went, and were freed recursively with its layouts.
+    @Test("A chain of 10,000 nodes laid out is freed on a 1 MiB thread")
+    func laidOutChain() throws {
+        let queue = ApplyQueue(label: "deep.laidOut")
+        let context = LayoutContext(scale: 2, applyQueue: queue)
+        let count = 10_000
+        let holder = Locked<Node?>(nil)
+        weak var leaf: Node?
+        do {
+            var chain = Node(identifier: "leaf", layoutSpec: { _, _, _ in Box(size: Size(10, 10)) })
+            chain.context = context
+            leaf = chain
+            try queue.sync {
+                for i in 0..<count {
+                    // (No capture: each node's spec is its first subnode.)
+                    let parent = Node(identifier: "n\(i)", layoutSpec: { node, _, _ in node.subnodes.first })
+                    parent.context = context
+                    try parent.addSubnode(chain)
+                    chain = parent
+                }
+            }
+            let top = chain
+            let range = SizeRange(min: .zero, max: Size(100, 100))
+            let size = NodesDeeperThanTheStackTests.onThread(stackSize: 1 << 30) { (try? top.layoutThatFits(range))?.size }
+            #expect(size == Size(10, 10))
+            holder.withLock { $0 = top }
+        }
+        #expect(leaf != nil)
+        NodesDeeperThanTheStackTests.onThread(stackSize: 1 << 20) {
+            let top = holder.withLock { $0.take() }
+            _ = top
+        }
+        #expect(leaf == nil)
+    }
+
     @Test("allSubnodes lists each node before its subnodes, subnodes back to front")
     func allSubnodesOrder() throws {
         let queue = ApplyQueue(label: "deep.order")

@@ -94,6 +94,12 @@ struct FontRegistryTests {
         #expect(throws: TextError("no font family \"Nope\" is registered (registered: Noto Sans)", path: "family", kind: .font)) {
             try registry.setAlias("Helvetica", for: "Nope")
         }
+        // A name over 64 Unicode scalars is clipped (a megabyte-long one was quoted whole).
+        let long = String(repeating: "x", count: 1000)
+        #expect(throws: TextError("no font family \"\(String(repeating: "x", count: 64))... (936 more characters)\" is registered (registered: Noto Sans)",
+                                  path: "runs[0].style.family", kind: .font)) {
+            try measurer.measure("abc", style: TextStyle(family: long))
+        }
         try registry.setAlias("Helvetica", for: "Noto Sans")
         let aliased = try FontMeasurer(registry: registry).measure("abc", style: TextStyle(family: "helvetica"))
         #expect(aliased.width == (try FontMeasurer(registry: registry).measure("abc")).width)
