@@ -334,18 +334,31 @@ struct NodeLayoutTests {
 /// 5 KB in a release build, more in a debug one): some 1,700 nested nodes ran off an 8 MB thread (signal 11).
 @Suite("Nodes deeper than the stack")
 struct NodesDeeperThanTheStackTests {
-    /// Runs `body` on a thread with a `stackSize`-byte stack and returns what it returns.
+    /// Runs `body` on a thread with a `stackSize`-byte stack and returns what it returns, once the thread has
+    /// ended (joined), so that it has let go of `body` and what `body` captured: a `Foundation.Thread` kept its
+    /// closure until the thread went, sometimes after the caller had gone on (a node it captured then outlived a
+    /// test's release of it).
     static func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> T) -> T {
         let result = Locked<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        let work = Unmanaged.passRetained(JoinedThreadWork {
             let value = body()
             result.withLock { $0 = value }
-            done.signal()
+        })
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, &attributes, { pointer in
+            Unmanaged<JoinedThreadWork>.fromOpaque(pointer!).takeRetainedValue().body()
+            return nil
+        }, work.toOpaque())
+        guard created == 0 else {
+            work.release()
+            Issue.record("pthread_create failed: \(created)")
+            return body()
         }
-        thread.stackSize = stackSize
-        thread.start()
-        done.wait()
+        pthread_join(thread, nil)
         return result.withLock { $0! }
     }
 
@@ -381,4 +394,10 @@ struct NodesDeeperThanTheStackTests {
         let all = Self.onThread(stackSize: 512 << 20) { (try? chain[0].layoutThatFits(range))?.size }
         #expect(all == Size(side(0), side(0)))
     }
+}
+
+/// The closure a joined test thread runs (``NodesDeeperThanTheStackTests/onThread(stackSize:_:)``).
+final class JoinedThreadWork {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }

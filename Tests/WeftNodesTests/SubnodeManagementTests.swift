@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WeftLayout
 @testable import WeftNodes
@@ -354,6 +355,67 @@ struct DeepHierarchyTests {
             _ = top
         }
         #expect(leaf == nil)
+    }
+
+    /// Readers reach a node about to go through its subnodes' back references (`supernode`), and read its
+    /// subnodes while it goes: each node is changed only by its own deinit, when nothing can reach it any more.
+    @Test("Readers walking a deep chain up and down while it is released see whole nodes, and it is freed")
+    func releasedWhileRead() throws {
+        let queue = ApplyQueue(label: "deep.read")
+        let context = LayoutContext(scale: 2, applyQueue: queue)
+        for round in 0..<20 {
+            let count = 500
+            var nodes: [Node] = []
+            var chain = Node(identifier: "leaf")
+            chain.context = context
+            nodes.append(chain)
+            try queue.sync {
+                for i in 0..<count {
+                    let parent = Node(identifier: "n\(i)")
+                    parent.context = context
+                    try parent.addSubnode(chain)
+                    chain = parent
+                    if i % 100 == 50 { nodes.append(parent) }
+                }
+            }
+            // The readers hold a few nodes along the chain; the root's only reference is `holder`.
+            let held = nodes
+            nodes = []
+            let holder = Locked<Node?>(chain)
+            weak let root = chain
+            chain = Node()
+            let stop = Atomic<Bool>(false)
+            let group = DispatchGroup()
+            for start in held {
+                DispatchQueue.global().async(group: group) {
+                    while !stop.load(ordering: .relaxed) {
+                        // Up: each supernode whole (its subnodes list this node, or it has let go of them all).
+                        var node = start
+                        while let parent = node.supernode {
+                            let subnodes = parent.subnodes
+                            #expect(subnodes.isEmpty || subnodes.contains { $0 === node }, "round \(round)")
+                            node = parent
+                        }
+                        // Down from where the walk stopped, a few levels.
+                        var below = node.subnodes.first
+                        for _ in 0..<10 { below = below?.subnodes.first }
+                    }
+                }
+            }
+            // (On this thread: the readers may take every worker Dispatch has.)
+            usleep(2_000)
+            holder.withLock { $0 = nil }
+            usleep(2_000)
+            stop.store(true, ordering: .relaxed)
+            group.wait()
+            // The nodes the readers held keep what is below them; all above the highest one went.
+            #expect(root == nil, "round \(round)")
+            // (Held: the leaf and n50, n150, ..., n450: the chain from the leaf up to n450 stays, n450 the top.)
+            #expect(held.last?.supernode == nil)
+            var top = held[0]
+            while let parent = top.supernode { top = parent }
+            #expect(top === held.last)
+        }
     }
 
     @Test("allSubnodes lists each node before its subnodes, subnodes back to front")
