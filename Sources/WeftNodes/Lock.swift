@@ -9,6 +9,17 @@ import Musl
 import Darwin
 #endif
 
+/// A pthread key whose value on each thread is an object retained for the thread (`Unmanaged.passRetained`),
+/// released when the thread ends.
+private func threadObjectKey() -> pthread_key_t {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { pointer in
+        guard let pointer else { return }
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+    return key
+}
+
 /// A per-thread spare `LayoutBuilder`, so that laying out one node after another on a thread reuses the same
 /// arena instead of allocating one each time.
 ///
@@ -44,14 +55,7 @@ package enum BuilderPool {
         }
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
-        return key
-    }()
+    private static let key = threadObjectKey()
 
     /// The calling thread's spare (made on its first layout).
     private static func spare(scale: Double) -> Unmanaged<Spare> {
@@ -123,14 +127,7 @@ enum ReleaseQueue {
         var draining = false
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
-        return key
-    }()
+    private static let key = threadObjectKey()
 
     /// Lets go of `nodes` on the calling thread, in a loop shared with every deinit nested in it. Takes them out
     /// of `nodes` (left empty): a caller's array that still held them would free them itself, recursively, as it

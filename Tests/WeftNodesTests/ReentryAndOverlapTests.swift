@@ -208,11 +208,16 @@ struct ReentryAndOverlapTests {
         try q2.sync { try grandchild.removeFromSupernode() }
         #expect(child.subnodes.isEmpty)
 
+        // A node and a subnode of its own, built under c1.
+        func subtree(_ top: String, _ below: String) throws -> (Node, Node) {
+            let node = Node(identifier: top)
+            let subnode = Node(identifier: below)
+            node.context = c1
+            try q1.sync { try node.addSubnode(subnode) }
+            return (node, subnode)
+        }
         // A subtree built under one context takes the parent's when it is added, all of it.
-        let other = Node(identifier: "other")
-        let inner = Node(identifier: "inner")
-        other.context = c1
-        try q1.sync { try other.addSubnode(inner) }
+        let (other, inner) = try subtree("other", "inner")
         #expect(inner.context === c1)
         try q2.sync { try root.addSubnode(other) }
         #expect(other.context === c2)
@@ -222,10 +227,7 @@ struct ReentryAndOverlapTests {
 
         // A node with subnodes of its own entering a managed parent's layout in a pass: all of it takes the
         // parent's context.
-        let entering = Node(identifier: "entering")
-        let below = Node(identifier: "below")
-        entering.context = c1
-        try q1.sync { try entering.addSubnode(below) }
+        let (entering, below) = try subtree("entering", "below")
         let managed = ComposedNode("managed") { _ in StackSpec.vertical(children: [entering]) }
         managed.context = c2
         managed.setConstrainedRangeQuietly(range)
