@@ -93,20 +93,17 @@ extension Node {
         if contextChanged { node.passContextDown(context, outdating: false) }
     }
 
-    /// Gives `context` to every node below this one that has another, walking the subnodes with a stack of its
-    /// own (a deep tree does not recurse). `outdating`: each node changed has its version bumped too, as the
-    /// public ``context`` setter does for the node it is set on (a pass computed in the old context is then never
-    /// applied); without, as for a node entering a hierarchy, its fresh cache entries stay (they are keyed by
-    /// scale). Linear in the subtree.
+    /// Gives `context` to every node below this one (``allSubnodes``, linear in the subtree) that has another.
+    /// `outdating`: each node changed has its version bumped too, as the public ``context`` setter does for the
+    /// node it is set on (a pass computed in the old context is then never applied); without, as for a node
+    /// entering a hierarchy, its fresh cache entries stay (they are keyed by scale).
     func passContextDown(_ context: LayoutContext, outdating: Bool) {
-        var pending = subnodes
-        while let node = pending.popLast() {
+        for node in allSubnodes {
             node.withState { state in
                 guard state.context !== context else { return }
                 state.context = context
                 if outdating { state.version &+= 1 }
             }
-            pending.append(contentsOf: node.subnodes)
         }
     }
 
