@@ -5,8 +5,16 @@ import WeftLayout
 /// children one above the other.
 ///
 /// Work is linear in the size of the picture: box sizes are computed once, bottom up, then each line of the
-/// picture is written once, top to bottom (a nested box's line is never copied into its parent's).
+/// picture is written once, top to bottom (a nested box's line is never copied into its parent's). The picture
+/// nests at most ``maxNesting`` frames: a box at that depth lists everything below it as lines of its own,
+/// each with its level, so the picture grows with the elements, not with elements x depth.
 enum AsciiPicture {
+    /// The deepest frame drawn. Each frame adds four columns and two lines to everything inside it, so a fully
+    /// framed chain of d levels would be about 2d lines of 4d characters (367 MB for the deepest layout an
+    /// 8 MB thread computes, from a 3 MB json). Below this depth the elements are listed one per line inside
+    /// the box at this depth, each titled with its level (the root's is 0), in the tree's order.
+    static let maxNesting = 32
+
     static func render(_ layout: Layout) -> String {
         var work = 0
         return render(layout, work: &work)
@@ -50,12 +58,17 @@ enum AsciiPicture {
         /// The characters of the headings in this box (counted once each).
         let measured: Int
 
-        init(_ layout: Layout) {
+        init(_ layout: Layout, level: Int = 0) {
             heading = AsciiPicture.title(layout)
             headingWidth = heading.count
-            children = layout.sublayouts.map(Box.init)
+            if level < AsciiPicture.maxNesting {
+                children = layout.sublayouts.map { Box($0, level: level + 1) }
+                sideBySide = (layout.element as? Spec)?.stackOptions?.direction == .horizontal
+            } else {
+                children = Box.listed(below: layout, level: level)
+                sideBySide = false
+            }
             measured = children.reduce(headingWidth) { $0 + $1.measured }
-            sideBySide = (layout.element as? Spec)?.stackOptions?.direction == .horizontal
             if children.isEmpty {
                 innerWidth = 0
                 width = headingWidth + 4
@@ -84,6 +97,31 @@ enum AsciiPicture {
             innerWidth = max(headingWidth + 2, bodyWidth)
             width = innerWidth + 4
             height = bodyHeight + 2
+        }
+
+        /// A one-line box titled `heading`.
+        private init(leaf heading: String) {
+            self.heading = heading
+            headingWidth = heading.count
+            children = []
+            sideBySide = false
+            innerWidth = 0
+            width = headingWidth + 4
+            height = 1
+            starts = []
+            measured = headingWidth
+        }
+
+        /// Everything below `layout` (at `level`) as one-line boxes in the tree's order, each titled with its
+        /// level: walked with a stack of its own, so a deep subtree costs no recursion.
+        private static func listed(below layout: Layout, level: Int) -> [Box] {
+            var lines: [Box] = []
+            var pending: [(Layout, Int)] = layout.sublayouts.reversed().map { ($0, level + 1) }
+            while let (next, nextLevel) = pending.popLast() {
+                lines.append(Box(leaf: "level \(nextLevel): " + AsciiPicture.title(next)))
+                pending.append(contentsOf: next.sublayouts.reversed().map { ($0, nextLevel + 1) })
+            }
+            return lines
         }
 
         /// Appends line `row` of this box (exactly ``width`` characters) to `out`.

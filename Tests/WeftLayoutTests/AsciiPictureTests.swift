@@ -46,26 +46,57 @@ struct AsciiPictureTests {
         #expect(AsciiPicture.render(layout) == expected)
     }
 
-    /// Nested stacks: the picture of depth d has about 2d lines of about 4d characters, so its size grows as
-    /// d squared, and the work of drawing it (headings measured once, characters written once) grows with the
-    /// picture's size, not faster (it was cubic when every level re-padded its children's lines).
-    @Test("Drawing deep nesting is linear in the picture's size")
+    /// A chain of `depth` vertical stacks over a 1x1 box, and its picture.
+    private func chainPicture(depth: Int) throws -> (text: String, work: Int) {
+        var element: any LayoutElement = Box(size: Size(1, 1))
+        for _ in 0..<depth { element = StackSpec.vertical(children: [element]) }
+        let layout = try Layout.compute(element, in: SizeRange(min: .zero, max: Size(100, 100)))
+        var work = 0
+        let text = AsciiPicture.render(layout, work: &work)
+        return (text, work)
+    }
+
+    /// Nested stacks no deeper than the frames drawn: a chain of d stacks is d frames of two lines each around
+    /// the box's line, each frame four characters wider than the one inside, so the picture grows as d squared;
+    /// the work of drawing it (headings measured once, characters written once) grows with the picture's size,
+    /// not faster (it was cubic when every level re-padded its children's lines).
+    @Test("Drawing nested frames is linear in the picture's size")
     func deepNesting() throws {
-        func picture(depth: Int) throws -> (size: Int, work: Int) {
-            var element: any LayoutElement = Box(size: Size(1, 1))
-            for _ in 0..<depth { element = StackSpec.vertical(children: [element]) }
-            let layout = try Layout.compute(element, in: SizeRange(min: .zero, max: Size(100, 100)))
-            var work = 0
-            let text = AsciiPicture.render(layout, work: &work)
-            return (text.count, work)
-        }
-        let small = try picture(depth: 100)
-        let large = try picture(depth: 400)
-        // 4x the depth: 16x the picture, and the work in proportion to it.
-        let sizeRatio = Double(large.size) / Double(small.size)
+        let small = try chainPicture(depth: 8)
+        let large = try chainPicture(depth: 32)
+        #expect(small.text.split(separator: "\n").count == 2 * 8 + 1)
+        #expect(large.text.split(separator: "\n").count == 2 * 32 + 1)
+        // 4x the depth: about 16x the picture, and the work in proportion to it.
+        let sizeRatio = Double(large.text.count) / Double(small.text.count)
         let workRatio = Double(large.work) / Double(small.work)
-        #expect(sizeRatio > 12 && sizeRatio < 17, "picture grew \(sizeRatio)x")
+        #expect(sizeRatio > 8 && sizeRatio < 17, "picture grew \(sizeRatio)x")
         #expect(workRatio < sizeRatio * 1.1, "work grew \(workRatio)x for a picture \(sizeRatio)x larger")
-        #expect(large.work < 2 * large.size)
+        #expect(large.work < 2 * large.text.count)
+    }
+
+    /// Deeper than `maxNesting` (32) frames: the stacks at levels 0 to 31 are framed (two lines each), the stack
+    /// at level 32 is the innermost frame (two lines) and lists the d - 32 elements below it, one line each,
+    /// titled with their level. So d + 34 lines, all as wide as the outermost frame, and the picture grows
+    /// with d, not d squared (it was 367 MB for the deepest chain a thread could lay out).
+    @Test("A chain deeper than the frames drawn is listed inside the innermost frame")
+    func deeperThanTheFrames() throws {
+        #expect(AsciiPicture.maxNesting == 32)
+        for depth in [34, 100, 600] {
+            let (text, work) = try chainPicture(depth: depth)
+            let lines = text.split(separator: "\n")
+            #expect(lines.count == depth + 34, "depth \(depth)")
+            #expect(Set(lines.map(\.count)).count == 1, "depth \(depth): lines of one width")
+            // The innermost frame's first listed line is level 33, its last the box at level `depth`; each line
+            // sits inside the 33 frames: 33 "| " on the left.
+            let firstListed = lines[33]
+            let lastListed = lines[depth]
+            let framing = String(repeating: "| ", count: 33)
+            #expect(firstListed.hasPrefix(framing + "[ level 33: stack "), "\(firstListed.prefix(120))")
+            #expect(lastListed.hasPrefix(framing + "[ level \(depth): box 1x1 @0,0 ]"), "\(lastListed.prefix(120))")
+            #expect(work < 2 * text.count)
+        }
+        // Linear: 6x the depth from 100 to 600, at most 7x the characters (the outermost frames are the same).
+        let ratio = Double(try chainPicture(depth: 600).text.count) / Double(try chainPicture(depth: 100).text.count)
+        #expect(ratio < 7, "picture grew \(ratio)x for 6x the depth")
     }
 }
