@@ -57,7 +57,9 @@ struct LayoutCache {
         return nil
     }
 
-    mutating func store(_ entry: consuming Entry) {
+    /// Stores `entry`; returns the layout it replaced, for the caller to release once the node's lock is
+    /// released (it may hold the last reference to a node, whose deinit is the user's code).
+    mutating func store(_ entry: consuming Entry) -> StoredLayout? {
         let key = entry.key
         // An entry for the same range and scale is replaced in place. (Each slot compared in place, as in
         // `lookup`: a loop over the slots copied each optional key out through a switch.)
@@ -65,13 +67,16 @@ struct LayoutCache {
         if let k = key1, k.range == key.range, k.scale == key.scale { return set(1, key, entry.layout) }
         if let k = key2, k.range == key.range, k.scale == key.scale { return set(2, key, entry.layout) }
         if let k = key3, k.range == key.range, k.scale == key.scale { return set(3, key, entry.layout) }
-        set(next, key, entry.layout)
+        let replaced = set(next, key, entry.layout)
         next = (next + 1) & 3
+        return replaced
     }
 
-    mutating func removeAll() {
-        (key0, key1, key2, key3) = (nil, nil, nil, nil)
-        (layout0, layout1, layout2, layout3) = (nil, nil, nil, nil)
+    /// Empties the cache; returns what it held, for the caller to release once the node's lock is released.
+    mutating func takeAll() -> LayoutCache {
+        var taken = LayoutCache()
+        swap(&taken, &self)
+        return taken
     }
 
     private func key(_ slot: Int) -> Key? {
@@ -83,13 +88,16 @@ struct LayoutCache {
         }
     }
 
-    private mutating func set(_ slot: Int, _ key: Key, _ layout: consuming StoredLayout?) {
+    /// Sets slot `slot`; returns the layout it held.
+    private mutating func set(_ slot: Int, _ key: Key, _ layout: consuming StoredLayout?) -> StoredLayout? {
+        var replaced = layout
         switch slot {
-        case 0: key0 = key; layout0 = layout
-        case 1: key1 = key; layout1 = layout
-        case 2: key2 = key; layout2 = layout
-        default: key3 = key; layout3 = layout
+        case 0: key0 = key; swap(&replaced, &layout0)
+        case 1: key1 = key; swap(&replaced, &layout1)
+        case 2: key2 = key; swap(&replaced, &layout2)
+        default: key3 = key; swap(&replaced, &layout3)
         }
+        return replaced
     }
 }
 

@@ -18,11 +18,12 @@ extension Node {
     /// for the old range (one the node scheduled itself, still in flight) is then never applied over a newer
     /// one computed for this range.
     public func setConstrainedRangeQuietly(_ range: SizeRange?) {
-        withState { state in
-            guard state.constrainedRange != range else { return }
+        // (The dropped layouts are released after the lock: they may hold a node's last reference.)
+        _ = withState { state -> LayoutCache? in
+            guard state.constrainedRange != range else { return nil }
             state.constrainedRange = range
             state.version &+= 1
-            state.cache.removeAll()
+            return state.cache.takeAll()
         }
     }
 
@@ -53,11 +54,11 @@ extension Node {
     /// per node walked up).
     @discardableResult
     func invalidateLayout() -> Node? {
+        // (The dropped layouts are released after the lock: they may hold a node's last reference.)
         withState { state in
             state.version &+= 1
-            state.cache.removeAll()
-            return state.supernode
-        }
+            return (state.supernode, state.cache.takeAll())
+        }.0
     }
 
     /// Schedules a background layout pass of this node as a root on its context's layout queue, unless one is

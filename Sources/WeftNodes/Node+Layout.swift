@@ -341,9 +341,11 @@ extension Node {
         // What the note keeps, taken before the entry goes into the cache (moved there, not copied).
         let (key, layout) = (entry.key, notes == nil ? nil : entry.layout)
         let state = guarded.lockedPointer()
-        state.pointee.cache.store(entry)
+        // (The layout the entry replaces is released after the lock: it may hold a node's last reference.)
+        let replaced = state.pointee.cache.store(entry)
         if key.version > storedVersion.load(ordering: .relaxed) { storedVersion.store(key.version, ordering: .releasing) }
         unlockNoting(state, key: key, layout: layout, in: notes)
+        withExtendedLifetime(replaced) {}
         return result
     }
 

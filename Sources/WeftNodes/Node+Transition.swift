@@ -37,11 +37,11 @@ extension Node {
         to range: SizeRange, animated: Bool = true, measureAsync: Bool = true, duration: Double = 0.2,
         completion: (@Sendable (TransitionOutcome) -> Void)? = nil
     ) {
-        let (id, context) = withState { state -> (UInt64, LayoutContext) in
+        // (The dropped layouts are released after the lock: they may hold a node's last reference.)
+        let (id, context, _) = withState { state -> (UInt64, LayoutContext, LayoutCache) in
             state.transition &+= 1
             state.version &+= 1
-            state.cache.removeAll()
-            return (state.transition, state.context)
+            return (state.transition, state.context, state.cache.takeAll())
         }
         let queue = context.applyQueue
         queue.beginWork()

@@ -78,6 +78,14 @@ open class Node: LayoutObject, @unchecked Sendable {
         mutating func setInputs(_ slot: Int, _ snapshot: Snapshot) {
             if slot == 0 { inputs.0 = snapshot } else { inputs.1 = snapshot }
         }
+
+        /// Takes input slot `slot`'s snapshot out, leaving the initial one.
+        @inline(__always)
+        mutating func takeInputs(_ slot: Int) -> Snapshot {
+            var taken = Snapshot.initial
+            if slot == 0 { swap(&taken, &inputs.0) } else { swap(&taken, &inputs.1) }
+            return taken
+        }
         var version: UInt64 = 1 { didSet { generation &+= 1 } }
         var cache = LayoutCache()
         var constrainedRange: SizeRange?
@@ -237,14 +245,19 @@ open class Node: LayoutObject, @unchecked Sendable {
     deinit {
         guard !readPlacement({ $0.pointee.subnodes.isEmpty }) else { return }
         rootRecord.publish(nil)
-        var subnodes = withState { state -> [Node] in
-            let taken = state.placementSlot == 0 ? state.placement0.subnodes : state.placement1.subnodes
-            state.changePlacement(publishingIn: placementSlots) { $0.subnodes = [] }
-            state.cache = LayoutCache()
-            state.appliedLayout = nil
-            state.lastDiff = nil
-            state.layoutSpecBlock = nil
-            return taken
+        var subnodes: [Node]
+        do {
+            // Taken out and released after the lock (as the spec block is, with the snapshot that held it), and
+            // before the subnodes: the subnodes these layouts hold are still held here, so none of them goes
+            // from this deinit (which would recurse), but from the release queue.
+            let (taken, dropped) = withState { state -> ([Node], (LayoutCache, StoredLayout?, HierarchyDiff?)) in
+                let taken = state.placementSlot == 0 ? state.placement0.subnodes : state.placement1.subnodes
+                state.changePlacement(publishingIn: placementSlots) { $0.subnodes = [] }
+                state.layoutSpecBlock = nil
+                return (taken, (state.cache.takeAll(), state.appliedLayout.take(), state.lastDiff.take()))
+            }
+            subnodes = taken
+            withExtendedLifetime(dropped) {}
         }
         ReleaseQueue.release(&subnodes)
     }
@@ -265,12 +278,18 @@ open class Node: LayoutObject, @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the state under the node's lock, then publishes what it changed. What the change let go
+    /// of in the inputs (a replaced spec block and what it captured, a replaced context) is released after the
+    /// lock is: a deinit it runs (a user's object) may change this node. (What `body` replaces itself is
+    /// released inside: return it from `body` to let it go after the lock, as the cache's removals do.)
     @inline(__always)
     func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        try guarded.withLock { state in
+        var displaced: Snapshot?
+        defer { withExtendedLifetime(displaced) {} }
+        return try guarded.withLock { state in
             let generation = state.generation
             let version = state.version
-            defer { finishWrite(&state, generation: generation, version: version) }
+            defer { displaced = finishWrite(&state, generation: generation, version: version) }
             return try body(&state)
         }
     }
@@ -279,18 +298,23 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// version and the generation (a reader that loads the generation before the snapshot never pairs a newer
     /// generation with an older snapshot).
     @inline(__always)
-    func finishWrite(_ state: inout State, generation: UInt64, version: UInt64) {
+    /// Publishes what a write under the lock changed; returns the snapshot it replaced, if any, for the caller
+    /// to release once the lock is released.
+    func finishWrite(_ state: inout State, generation: UInt64, version: UInt64) -> Snapshot? {
+        var displaced: Snapshot?
         if state.snapshotStale {
             state.snapshotStale = false
             // The new snapshot into the slot that is not current, published; then the old one (no reader is left
-            // in it) lets go of what it held (a replaced spec block, and what it captured; a replaced context).
+            // in it) is taken out, to let go of what it held (a replaced spec block, and what it captured; a
+            // replaced context) after the lock.
             let slot = inputSlots.slotToWrite
             state.setInputs(slot, Snapshot.of(&state))
             inputSlots.publish(slot)
-            state.setInputs(1 - slot, Snapshot.initial)
+            displaced = state.takeInputs(1 - slot)
         }
         if state.version != version { currentVersion.store(state.version, ordering: .releasing) }
         if state.generation != generation { inputsGeneration.store(state.generation, ordering: .releasing) }
+        return displaced
     }
 
     /// Reads the node's published inputs, with no lock: the current slot of `State.inputs`, in place (writers
@@ -390,9 +414,11 @@ open class Node: LayoutObject, @unchecked Sendable {
         _modify {
             let state = guarded.lockedPointer()
             let (generation, version) = (state.pointee.generation, state.pointee.version)
+            var displaced: Snapshot?
             defer {
-                finishWrite(&state.pointee, generation: generation, version: version)
+                displaced = finishWrite(&state.pointee, generation: generation, version: version)
                 guarded.unlock()
+                withExtendedLifetime(displaced) {}
             }
             yield &state.pointee.style
         }

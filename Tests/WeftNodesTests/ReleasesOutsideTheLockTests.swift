@@ -1,0 +1,93 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+import WeftLayout
+@testable import WeftNodes
+
+/// What a node lets go of when it changes (a replaced spec block and what it captured, an evicted cached layout
+/// and the nodes only it held) is released after the node's lock is released: the deinit of a user's object
+/// (user code) may change the node, which under the lock waited for itself forever.
+@Suite("Releases outside the node's lock")
+struct ReleasesOutsideTheLockTests {
+    /// Runs `body` on another thread and waits for it. A thread waiting for a lock it holds itself never
+    /// finishes, and would keep the test process from exiting: after `seconds`, the process says so and exits.
+    private func finishes(within seconds: Double, _ what: String, _ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            body()
+            done.signal()
+        }
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            let message = "ReleasesOutsideTheLockTests: \(what) never finished (a deinit waiting for the node's lock, held by the release that ran it)\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            _exit(1)
+        }
+    }
+
+    /// An object captured by a spec block, whose deinit sets the node's width.
+    final class WidthSetter: Sendable {
+        unowned let node: Node
+        init(_ node: Node) { self.node = node }
+        deinit { node.style.width = .points(5) }
+    }
+
+    @Test("A replaced spec block's captured object may change the node from its deinit")
+    func replacedBlock() {
+        let node = Node()
+        do {
+            let setter = WidthSetter(node)
+            node.layoutSpecBlock = { _, _, _ in _ = setter; return nil }
+        }
+        #expect(node.style.width == .auto)
+        // Replacing the block lets the setter go: its deinit sets the width, which takes the node's lock.
+        finishes(within: 10, "replacing the spec block") { node.layoutSpecBlock = nil }
+        #expect(node.style.width == .points(5))
+    }
+
+    /// A node whose deinit (a subclass's: user code) sets its old parent's height.
+    final class HeightSettingChild: Node, @unchecked Sendable {
+        weak var parentNode: Node?
+        deinit { parentNode?.style.height = .points(7) }
+    }
+
+    /// A parent whose spec makes a new child on each call: a child is held only by the parent's cached layout
+    /// that places it (the parent is laid out as a subnode of a root, so no published root answer holds it).
+    /// The parent's cache keeps four layouts: laid out in a fifth range, its oldest layout is replaced, and with
+    /// it goes the last reference to the first child, whose deinit sets the parent's height (while the fifth
+    /// layout is being stored). Invalidating the parent then drops the other four, whose children do the same.
+    @Test("Children freed when their parent's cached layouts are replaced or dropped may change the parent")
+    func replacedEntries() throws {
+        let made = Atomic<Int>(0)
+        let parent = Node()
+        parent.identifier = "parent"
+        parent.layoutSpecBlock = { node, _, _ in
+            made.add(1, ordering: .relaxed)
+            let child = HeightSettingChild()
+            child.parentNode = node
+            child.style.width = .points(10)
+            child.style.height = .points(10)
+            return InsetSpec(insets: EdgeInsets(all: 1), child: child)
+        }
+        let root = ComposedNode("root") { _ in WrapperSpec(parent) }
+        let widths: [Double] = [100, 90, 80, 70]
+        // Each 12x12 (the child 10x10, inset by 1), in four ranges: four cached layouts, four children alive.
+        for width in widths {
+            #expect(try root.layoutThatFits(SizeRange(min: .zero, max: Size(width, 100))).size == Size(12, 12))
+        }
+        #expect(made.load(ordering: .relaxed) == 4)
+        #expect(parent.style.height == .auto)
+        let fifth = Locked<Size?>(nil)
+        finishes(within: 10, "laying the parent out in a fifth range") {
+            fifth.withLock { $0 = try? root.layoutThatFits(SizeRange(min: .zero, max: Size(60, 100))).size }
+        }
+        // Computed before the first child went; then the first child set the parent's height.
+        #expect(made.load(ordering: .relaxed) == 5)
+        #expect(fifth.withLock { $0 } == Size(12, 12))
+        #expect(parent.style.height == .points(7))
+        // Invalidated: the four layouts left are dropped (their children's deinits set the height again).
+        parent.style.height = .auto
+        finishes(within: 10, "invalidating the parent") { parent.setNeedsLayout() }
+        #expect(parent.style.height == .points(7))
+    }
+}
