@@ -45,7 +45,14 @@ open class ImageNode: Node, @unchecked Sendable {
     /// whether the image arrived, even before the image node is its subnode.
     public var onImageChange: (@Sendable (ImageNode) -> Void)? {
         get { lock.withLock { observer } }
-        set { lock.withLock { observer = newValue } }
+        set {
+            // The old observer (and what it captured) is released after the lock: its deinit may change the node.
+            let old = lock.withLock { () -> (@Sendable (ImageNode) -> Void)? in
+                defer { observer = newValue }
+                return observer
+            }
+            withExtendedLifetime(old) {}
+        }
     }
 
     open override func calculateSizeThatFits(_ constrainedSize: Size) -> Size {

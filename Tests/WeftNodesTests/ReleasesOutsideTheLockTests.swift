@@ -45,6 +45,17 @@ struct ReleasesOutsideTheLockTests {
         #expect(node.style.width == .points(5))
     }
 
+    @Test("A replaced image observer's captured object may change the node from its deinit")
+    func replacedObserver() {
+        let node = ImageNode()
+        do {
+            let setter = WidthSetter(node)
+            node.onImageChange = { _ in _ = setter }
+        }
+        finishes(within: 10, "replacing the image observer") { node.onImageChange = nil }
+        #expect(node.style.width == .points(5))
+    }
+
     /// A node whose deinit (a subclass's: user code) sets its old parent's height.
     final class HeightSettingChild: Node, @unchecked Sendable {
         weak var parentNode: Node?
