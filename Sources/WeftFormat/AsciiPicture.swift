@@ -7,7 +7,8 @@ import WeftLayout
 /// Work is linear in the size of the picture: box sizes are computed once, bottom up, then each line of the
 /// picture is written once, top to bottom (a nested box's line is never copied into its parent's). The picture
 /// nests at most ``maxNesting`` frames: a box at that depth lists everything below it as lines of its own,
-/// each with its level, so the picture grows with the elements, not with elements x depth.
+/// each with its level, so depth adds lines, not columns. (The picture is still a rectangle: children side by
+/// side pad each line of their row to its height, so a wide row beside a tall column is width x height.)
 enum AsciiPicture {
     /// The deepest frame drawn. Each frame adds four columns and two lines to everything inside it, so a fully
     /// framed chain of d levels would be about 2d lines of 4d characters (367 MB for the deepest layout an

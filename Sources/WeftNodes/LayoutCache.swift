@@ -72,6 +72,12 @@ struct LayoutCache {
         return replaced
     }
 
+    /// Empties the cache; returns the layouts it held (for a going node's release queue).
+    mutating func takeLayouts() -> (StoredLayout?, StoredLayout?, StoredLayout?, StoredLayout?) {
+        (key0, key1, key2, key3) = (nil, nil, nil, nil)
+        return (layout0.take(), layout1.take(), layout2.take(), layout3.take())
+    }
+
     /// Empties the cache; returns what it held, for the caller to release once the node's lock is released.
     mutating func takeAll() -> LayoutCache {
         var taken = LayoutCache()

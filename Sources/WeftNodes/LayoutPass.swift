@@ -425,7 +425,10 @@ public struct LayoutPass: Sendable {
             let frameInParent = updates[i].frameInParent
             let (layout, size, version) = (updates[i].layout, updates[i].size, updates[i].version)
             var contextChanged = false
-            let enteredChanged = node.withState { state -> Bool in
+            // (What the write replaces, the applied layout and last diff, is returned and released after the
+            // lock: it may hold a removed node's last reference, whose deinit is the user's code.)
+            let (enteredChanged, replaced) = node.withState { state -> (Bool, (StoredLayout?, HierarchyDiff?)) in
+                var replaced: (StoredLayout?, HierarchyDiff?) = (nil, nil)
                 var entering = false
                 if let parent {
                     let inParent = state.isSupernode(parent)
@@ -437,7 +440,8 @@ public struct LayoutPass: Sendable {
                     if entering || inParent { state.frame = frameInParent }
                 }
                 if applies {
-                    if subnodes != nil { state.lastDiff = diff }
+                    if subnodes != nil { replaced.1 = state.lastDiff.take(); state.lastDiff = diff }
+                    replaced.0 = state.appliedLayout.take()
                     state.appliedLayout = layout
                     state.appliedVersion = version
                     state.frame.size = size
@@ -456,8 +460,9 @@ public struct LayoutPass: Sendable {
                 // A node that changed since step 1 read its version, while it was not yet in this parent: its
                 // change did not reach the parent (its setNeedsLayout found no supernode), so the root needs
                 // another pass. (A change after this section finds the supernode.)
-                return entering && applies && state.version != version
+                return (entering && applies && state.version != version, replaced)
             }
+            withExtendedLifetime(replaced) {}
             if enteredChanged { enteredOutdated.append(node) }
             // Its own subnodes (a node entering with subnodes added by hand) take the context too, as with
             // insertSubnode; those this pass places take it again as they enter, unchanged.

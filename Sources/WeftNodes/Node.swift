@@ -234,32 +234,38 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     public init() {}
 
-    /// Lets go of the subnodes without recursion. Released by the runtime, each node freed its subnodes from
+    /// Lets go of what it holds without recursion. Released by the runtime, each node freed its subnodes from
     /// within its own deinit, and they theirs: a chain of some 20,000 nodes ran off an 8 MB stack. Now a node
-    /// going away first drops what of its state could hold other nodes (its cached and applied layouts, which
-    /// hold the nodes they place, its last diff, and its spec block, which may capture them), then hands its
-    /// subnodes to its thread's ``ReleaseQueue``: the outermost deinit on the thread lets them go one at a time,
-    /// and each that goes hands its own subnodes over in turn. Nothing but the going node is changed (a subnode
-    /// another thread still holds stays whole). A node without subnodes takes no lock here. (A subclass's stored
-    /// properties are freed by the runtime before this runs: nodes held only there are freed recursively.)
+    /// going away hands everything of its state that can hold other nodes (its subnodes, its cached and applied
+    /// layouts, which hold the nodes they place, its last diff, its spec block, which may capture them, and its
+    /// published root answer) to its thread's ``ReleaseQueue``: the outermost deinit on the thread lets them go
+    /// one at a time, and each node that goes hands its own over in turn; none is released under the lock.
+    /// Nothing but the going node is changed (a subnode another thread still holds stays whole). A node that
+    /// holds none of these takes no lock here. (A subclass's stored properties are freed by the runtime before
+    /// this runs: nodes held only there are freed recursively.)
     deinit {
-        guard !readPlacement({ $0.pointee.subnodes.isEmpty }) else { return }
-        rootRecord.publish(nil)
-        var subnodes: [Node]
-        do {
-            // Taken out and released after the lock (as the spec block is, with the snapshot that held it), and
-            // before the subnodes: the subnodes these layouts hold are still held here, so none of them goes
-            // from this deinit (which would recurse), but from the release queue.
-            let (taken, dropped) = withState { state -> ([Node], (LayoutCache, StoredLayout?, HierarchyDiff?)) in
-                let taken = state.placementSlot == 0 ? state.placement0.subnodes : state.placement1.subnodes
-                state.changePlacement(publishingIn: placementSlots) { $0.subnodes = [] }
-                state.layoutSpecBlock = nil
-                return (taken, (state.cache.takeAll(), state.appliedLayout.take(), state.lastDiff.take()))
-            }
-            subnodes = taken
-            withExtendedLifetime(dropped) {}
+        // Nothing that can hold another node (no subnodes, no layout ever stored, no spec block, no published
+        // answer): nothing to do, and no lock taken.
+        guard !readPlacement({ $0.pointee.subnodes.isEmpty }) || storedVersion.load(ordering: .relaxed) != 0
+                || hasSpecBlock.load(ordering: .relaxed) || rootRecord.isSet else { return }
+        var held = ReleaseQueue.Held()
+        held.record = rootRecord.take()
+        var displaced: Snapshot?
+        guarded.withLock { state in
+            let (generation, version) = (state.generation, state.version)
+            held.nodes = state.placementSlot == 0 ? state.placement0.subnodes : state.placement1.subnodes
+            state.changePlacement(publishingIn: placementSlots) { $0.subnodes = [] }
+            held.layouts = state.cache.takeLayouts()
+            held.applied = state.appliedLayout.take()
+            held.diff = state.lastDiff.take()
+            state.layoutSpecBlock = nil
+            displaced = finishWrite(&state, generation: generation, version: version)
         }
-        ReleaseQueue.release(&subnodes)
+        // The spec block (which may capture nodes) goes with the rest; the snapshot that held it goes here, after
+        // the lock, no longer its last holder.
+        held.block = displaced?.layoutSpecBlock
+        displaced = nil
+        ReleaseQueue.release(&held)
     }
 
     /// The back reference for this node's subnodes (made the first time).

@@ -118,6 +118,19 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
         Unmanaged<Object>.fromOpaque(pointer).release()
     }
 
+    /// Whether an object is current (a relaxed load: for its owner's deinit, when no other thread can publish).
+    @inlinable
+    public var isSet: Bool { bits.load(ordering: .relaxed) != 0 }
+
+    /// Takes the current object out (none is current afterwards): returned once no reader can still be using
+    /// it, for the caller to release. Never call it from inside ``withCurrent(_:)``.
+    public func take() -> Object? {
+        let old = bits.exchange(0, ordering: .sequentiallyConsistent)
+        guard let pointer = UnsafeRawPointer(bitPattern: old) else { return nil }
+        gate.waitForEarlierReaders(writersSerialized: false)
+        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+    }
+
     deinit {
         // No reader is left: the owner is being destroyed.
         if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {

@@ -101,4 +101,66 @@ struct ReleasesOutsideTheLockTests {
         finishes(within: 10, "invalidating the parent") { parent.setNeedsLayout() }
         #expect(parent.style.height == .points(7))
     }
+
+    /// A managed parent whose subnodes are A, then B, then C, one pass each. After the second pass, A is held only
+    /// by the parent's last diff (its removal); applying the third replaces that diff, and A goes.
+    @Test("A removed subnode that only the last diff held may change its old parent from its deinit")
+    func replacedDiff() throws {
+        let kids = Locked<[Node]>([])
+        let parent = Node()
+        parent.automaticallyManagesSubnodes = true
+        parent.layoutSpecBlock = { _, _, _ in StackSpec.vertical(children: kids.withLock { $0.map { $0 as any LayoutElement } }) }
+        func child() -> HeightSettingChild {
+            let child = HeightSettingChild()
+            child.parentNode = parent
+            child.style.width = .points(10)
+            child.style.height = .points(10)
+            return child
+        }
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        weak var first: Node?
+        for round in 0..<2 {
+            do {
+                let next = child()
+                if round == 0 { first = next }
+                kids.withLock { $0 = [next] }
+            }
+            parent.setNeedsLayout()
+            let pass = try LayoutPass.compute(root: parent, range: range)
+            try ApplyQueue.main.sync { _ = try pass.apply() }
+        }
+        #expect(first != nil)
+        #expect(parent.lastAppliedDiff?.removals.first?.node === first)
+        kids.withLock { $0 = [child()] }
+        parent.setNeedsLayout()
+        let pass = try LayoutPass.compute(root: parent, range: range)
+        finishes(within: 10, "applying the third pass") { try? ApplyQueue.main.sync { _ = try pass.apply() } }
+        #expect(first == nil)
+        #expect(parent.style.height == .points(7))
+    }
+
+    /// A root (managing no subnodes) whose spec makes a new child on each call: the child is held only by the
+    /// root's cached and applied layouts. Invalidated, the cache's goes; applying the next pass replaces the
+    /// applied layout, and with it the first child goes.
+    @Test("A child that only the applied layout held may change the root from its deinit")
+    func replacedAppliedLayout() throws {
+        let root = Node()
+        root.layoutSpecBlock = { node, _, _ in
+            let child = HeightSettingChild()
+            child.parentNode = node
+            child.style.width = .points(10)
+            child.style.height = .points(10)
+            return InsetSpec(insets: EdgeInsets(all: 1), child: child)
+        }
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        do {
+            let first = try LayoutPass.compute(root: root, range: range)
+            try ApplyQueue.main.sync { _ = try first.apply() }
+        }
+        root.setNeedsLayout()
+        #expect(root.style.height == .auto, "the first child is still held by the applied layout")
+        let second = try LayoutPass.compute(root: root, range: range)
+        finishes(within: 10, "applying the second pass") { try? ApplyQueue.main.sync { _ = try second.apply() } }
+        #expect(root.style.height == .points(7))
+    }
 }
