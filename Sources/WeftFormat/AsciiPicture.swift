@@ -37,7 +37,35 @@ enum AsciiPicture {
 
     static func title(_ layout: Layout) -> String {
         let position = layout.position
-        return "\(layout.element.displayName) \(layout.size) @\(formatPoints(position.x)),\(formatPoints(position.y))"
+        return oneLine("\(layout.element.displayName) \(layout.size) @\(formatPoints(position.x)),\(formatPoints(position.y))")
+    }
+
+    /// `text` with its control characters and line or paragraph separators written as escapes (`\n`, `\u{1b}`):
+    /// an id with a line break broke the picture's line, and its frame, in two.
+    static func oneLine(_ text: String) -> String {
+        func breaks(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return true
+            default: return false
+            }
+        }
+        guard text.unicodeScalars.contains(where: breaks) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard breaks(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let escape: String
+            switch scalar {
+            case "\n": escape = "\\n"
+            case "\r": escape = "\\r"
+            case "\t": escape = "\\t"
+            default: escape = "\\u{\(String(scalar.value, radix: 16))}"
+            }
+            out.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(out)
     }
 
     /// One layout's box: its heading, its children's boxes, and its size in characters and lines.

@@ -46,6 +46,21 @@ struct AsciiPictureTests {
         #expect(AsciiPicture.render(layout) == expected)
     }
 
+    /// Ids with a line break, a carriage return, an escape character and a line separator: each is written as an
+    /// escape, so the picture keeps one line per row (3: the frame's two and the box's) and one width.
+    @Test("Control characters and line separators in ids are escaped")
+    func controlCharacters() throws {
+        let stack = StackSpec.vertical(children: [
+            Box(size: Size(10, 20), identifier: "a\nb\r\u{1b}\u{2028}c"),
+        ], identifier: "s")
+        let layout = try Layout.compute(stack, in: SizeRange(min: .zero, max: Size(100, 100)))
+        let lines = AsciiPicture.render(layout).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 3)
+        #expect(Set(lines.map(\.count)).count == 1)
+        #expect(lines[1].contains(#"box "a\nb\r\u{1b}\u{2028}c" 10x20 @0,0"#), "\(lines[1])")
+        #expect(AsciiPicture.oneLine("plain \"id\" é") == "plain \"id\" é")
+    }
+
     /// A chain of `depth` vertical stacks over a 1x1 box, and its picture.
     private func chainPicture(depth: Int) throws -> (text: String, work: Int) {
         var element: any LayoutElement = Box(size: Size(1, 1))

@@ -378,16 +378,33 @@ struct DeepHierarchyTests {
         deinit { live.value.subtract(1, ordering: .relaxed) }
     }
 
+    /// A counted node whose spec makes the next level's node on each call, down to a 10x10 box below level 0:
+    /// a chain of `level` + 1 nodes once laid out. With a `context`, each manages its subnodes in it.
+    private static func specMadeChain(_ level: Int, _ live: LiveCount, managedIn context: LayoutContext? = nil) -> Node {
+        let node = CountedNode(live)
+        if let context {
+            node.context = context
+            node.automaticallyManagesSubnodes = true
+        }
+        node.layoutSpecBlock = { _, _, _ in
+            level == 0 ? Box(size: Size(10, 10)) as any SpecPart : specMadeChain(level - 1, live, managedIn: context) as any SpecPart
+        }
+        return node
+    }
+
+    /// Lets go of the node `holder` holds on a thread with a 1 MiB stack.
+    private static func releaseOnSmallThread(_ holder: Locked<Node?>) {
+        NodesDeeperThanTheStackTests.onThread(stackSize: 1 << 20) {
+            let top = holder.withLock { $0.take() }
+            _ = top
+        }
+    }
+
     @Test("A chain held only by cached layouts, 10,000 nodes, is freed on a 1 MiB thread")
     func chainHeldByLayouts() throws {
         let live = LiveCount()
         let count = 10_000
-        @Sendable func make(_ level: Int) -> Node {
-            let node = CountedNode(live)
-            node.layoutSpecBlock = { _, _, _ in level == 0 ? Box(size: Size(10, 10)) as any SpecPart : make(level - 1) as any SpecPart }
-            return node
-        }
-        let holder = Locked<Node?>(make(count))
+        let holder = Locked<Node?>(Self.specMadeChain(count, live))
         let range = SizeRange(min: .zero, max: Size(100, 100))
         let size = NodesDeeperThanTheStackTests.onThread(stackSize: 1 << 30) { () -> Size? in
             let top = holder.withLock { $0 }
@@ -396,10 +413,7 @@ struct DeepHierarchyTests {
         // 10x10: the box, through 10,001 nodes; each node's spec made the next once.
         #expect(size == Size(10, 10))
         #expect(live.value.load(ordering: .relaxed) == count + 1)
-        NodesDeeperThanTheStackTests.onThread(stackSize: 1 << 20) {
-            let top = holder.withLock { $0.take() }
-            _ = top
-        }
+        Self.releaseOnSmallThread(holder)
         #expect(live.value.load(ordering: .relaxed) == 0)
     }
 
@@ -412,14 +426,7 @@ struct DeepHierarchyTests {
         let count = 10_000
         let queue = ApplyQueue(label: "deep.cachingAnother")
         let context = LayoutContext(applyQueue: queue)
-        @Sendable func make(_ level: Int) -> Node {
-            let node = CountedNode(live)
-            node.context = context
-            node.automaticallyManagesSubnodes = true
-            node.layoutSpecBlock = { _, _, _ in level == 0 ? Box(size: Size(10, 10)) as any SpecPart : make(level - 1) as any SpecPart }
-            return node
-        }
-        let holder = Locked<Node?>(make(count))
+        let holder = Locked<Node?>(Self.specMadeChain(count, live, managedIn: context))
         let applied = NodesDeeperThanTheStackTests.onThread(stackSize: 1 << 30) { () -> Bool in
             guard let top = holder.withLock({ $0 }),
                   let pass = try? LayoutPass.compute(root: top, range: SizeRange(min: .zero, max: Size(100, 100))) else { return false }
@@ -433,10 +440,7 @@ struct DeepHierarchyTests {
         #expect(size == Size(10, 10))
         // The first chain (the top and 10,000 subnodes below it) and the second (10,000 more, cached).
         #expect(live.value.load(ordering: .relaxed) == 2 * count + 1)
-        NodesDeeperThanTheStackTests.onThread(stackSize: 1 << 20) {
-            let top = holder.withLock { $0.take() }
-            _ = top
-        }
+        Self.releaseOnSmallThread(holder)
         #expect(live.value.load(ordering: .relaxed) == 0)
     }
 
