@@ -302,10 +302,9 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     /// Publishes what a critical section changed, before its lock is released: the snapshot first, then the
     /// version and the generation (a reader that loads the generation before the snapshot never pairs a newer
-    /// generation with an older snapshot).
+    /// generation with an older snapshot). Returns the snapshot it replaced, if any, for the caller to release
+    /// once the lock is released.
     @inline(__always)
-    /// Publishes what a write under the lock changed; returns the snapshot it replaced, if any, for the caller
-    /// to release once the lock is released.
     func finishWrite(_ state: inout State, generation: UInt64, version: UInt64) -> Snapshot? {
         var displaced: Snapshot?
         if state.snapshotStale {

@@ -110,12 +110,19 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
     /// Makes `object` the current one (nil: none). Never call it from inside ``withCurrent(_:)``.
     @inlinable
     public func publish(_ object: Object?) {
-        let new = object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+        // The object replaced is released here, once no reader can still be using it.
+        _ = replace(with: object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
+    }
+
+    /// Makes the object at `new` (retained for this reference; 0: none) the current one; returns the one it
+    /// replaced once no reader can still be using it.
+    @usableFromInline
+    func replace(with new: UInt) -> Object? {
         let old = bits.exchange(new, ordering: .sequentiallyConsistent)
-        guard let pointer = UnsafeRawPointer(bitPattern: old) else { return }
+        guard let pointer = UnsafeRawPointer(bitPattern: old) else { return nil }
         // Publishers on several threads at once take turns at the gate.
         gate.waitForEarlierReaders(writersSerialized: false)
-        Unmanaged<Object>.fromOpaque(pointer).release()
+        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
     }
 
     /// Whether an object is current (a relaxed load: for its owner's deinit, when no other thread can publish).
@@ -125,10 +132,7 @@ public struct PublishedReference<Object: AnyObject & Sendable>: ~Copyable, @unch
     /// Takes the current object out (none is current afterwards): returned once no reader can still be using
     /// it, for the caller to release. Never call it from inside ``withCurrent(_:)``.
     public func take() -> Object? {
-        let old = bits.exchange(0, ordering: .sequentiallyConsistent)
-        guard let pointer = UnsafeRawPointer(bitPattern: old) else { return nil }
-        gate.waitForEarlierReaders(writersSerialized: false)
-        return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+        replace(with: 0)
     }
 
     deinit {
