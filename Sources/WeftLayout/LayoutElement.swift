@@ -88,9 +88,18 @@ extension LayoutElement {
 
 /// An element with identity (a node): layouts refer to it without retaining it while they are computed, and
 /// cycle checks compare it by identity.
-public protocol LayoutObject: AnyObject, LayoutElement {}
+public protocol LayoutObject: AnyObject, LayoutElement {
+    /// A hint, given for each object of a spec once the spec is built and before it is laid out: start bringing
+    /// in the memory that laying this object out reads (for a node: its inputs, its lock and its cache), so that
+    /// the children of a spec are fetched from memory together instead of one after another as each is reached.
+    /// It must only read the object and issue prefetches: no locks, no side effects. The default does nothing.
+    func prefetchForLayout()
+}
 
 extension LayoutObject {
+    @inlinable
+    public func prefetchForLayout() {}
+
     /// As a child of a spec, an object is referred to as it is, in the arena's table of objects. (Inlinable:
     /// specialized for the object's type where it conforms, not called generically.)
     @inlinable

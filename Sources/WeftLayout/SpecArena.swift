@@ -177,6 +177,9 @@ public final class SpecArena: @unchecked Sendable {
     /// Adds an element with identity (a node); returns its reference.
     @usableFromInline
     func appendObject(_ object: any LayoutObject) -> SpecChild {
+        // An object is added as its parent's spec is built, and laid out once the spec is done: its memory is
+        // asked for now, while the other children are added (see `LayoutObject.prefetchForLayout()`).
+        object.prefetchForLayout()
         objects.append(object)
         return SpecChild(object: Int32(truncatingIfNeeded: objects.count - 1))
     }

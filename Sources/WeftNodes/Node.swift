@@ -61,13 +61,6 @@ open class Node: LayoutObject, @unchecked Sendable {
         /// Whether an input the published ``Snapshot`` holds changed since it was published.
         var snapshotStale = false
         var identifier: String?
-        var automaticallyManagesSubnodes = false {
-            didSet {
-                guard automaticallyManagesSubnodes != oldValue else { return }
-                version &+= 1
-                snapshotStale = true
-            }
-        }
         var layoutSpecBlock: LayoutSpecBlock? { didSet { snapshotStale = true } }
         /// The published snapshots of the inputs above (``Node/inputSlots`` says which is current): read with no
         /// lock by layout, so written only by `finishWrite`, into the slot that is not current.
@@ -87,6 +80,14 @@ open class Node: LayoutObject, @unchecked Sendable {
             return taken
         }
         var version: UInt64 = 1 { didSet { generation &+= 1 } }
+        // (Here, before the cache: a pass reads it under the lock where it stores its entry, on the same line.)
+        var automaticallyManagesSubnodes = false {
+            didSet {
+                guard automaticallyManagesSubnodes != oldValue else { return }
+                version &+= 1
+                snapshotStale = true
+            }
+        }
         var cache = LayoutCache()
         var constrainedRange: SizeRange?
         var relayoutScheduled = false
@@ -354,7 +355,7 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// Where `State.inputs` (a pair of consecutive values) and the two placements lie in the state, and the style
     /// in a snapshot; nil if the layout does not say (never for a stored property: the locked reads above, and the
     /// copied style, are a fallback, not a path).
-    private static var slotOffsets: (inputs: Int?, placement0: Int?, placement1: Int?, style: Int?) {
+    static var slotOffsets: (inputs: Int?, placement0: Int?, placement1: Int?, style: Int?) {
         @inline(__always) get {
             (pairOffset(\State.inputs, of: Snapshot.self), MemoryLayout<State>.offset(of: \State.placement0),
              MemoryLayout<State>.offset(of: \State.placement1), MemoryLayout<Snapshot>.offset(of: \Snapshot.style))

@@ -20,6 +20,28 @@ private final class Marker: LayoutObject {
     }
 }
 
+/// A marker that counts the prefetch hints it is given, and whether each came before it was laid out.
+private final class PrefetchCounter: LayoutObject, @unchecked Sendable {
+    // @unchecked: used on the test's thread only.
+    var hints = 0
+    var hintsBeforeLayout = 0
+    var laidOut = false
+
+    var style: LayoutStyle { LayoutStyle() }
+    var kindName: String { "counter" }
+    var identifier: String? { nil }
+
+    func prefetchForLayout() {
+        hints += 1
+        if !laidOut { hintsBeforeLayout += 1 }
+    }
+
+    func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+        laidOut = true
+        return builder.leaf(object: self, size: range.clamp(Size(5, 5)))
+    }
+}
+
 /// A spec's children are of three kinds in its arena: specs, elements without identity and elements with
 /// identity (kept in their own table). Each must come back as itself, in spec order.
 @Suite("Spec arenas")
@@ -52,6 +74,21 @@ struct SpecArenaTests {
         #expect((children[2] as? Marker) === b)
         // (A value spec is added to the arena as a spec of its kind.)
         #expect(children[3].kindName == "box")
+    }
+
+    @Test("Each object a spec holds is given the prefetch hint once per place, as the spec is built, before any layout")
+    func prefetchHints() throws {
+        let a = PrefetchCounter()
+        let b = PrefetchCounter()
+        var specs = SpecBuilder()
+        // a twice (two places), b once, inside a nested spec.
+        let row = specs.stack(StackOptions(direction: .horizontal), children: a, specs.inset(EdgeInsets(all: 1), b), a)
+        #expect(a.hints == 2 && b.hints == 1, "hinted as the spec is built")
+        let spec = specs.finish(row)
+        let layout = try Layout.compute(spec, in: SizeRange(min: .zero, max: Size(100, 100)))
+        #expect(layout.size == Size(17, 7))
+        #expect(a.laidOut && b.laidOut)
+        #expect(a.hintsBeforeLayout == 2 && b.hintsBeforeLayout == 1)
     }
 
     @Test("A spec finished in a scratch arena is a copy of its tree in an arena of its own; the builder goes on in the scratch one")

@@ -30,6 +30,9 @@ extern void *swift_tryRetain(void *object);
 /// Retains `object` unless its deinit has begun (see WeftSync's `BackReference`); whether it did.
 static inline _Bool weft_try_retain(void *object) { return swift_tryRetain(object) != 0; }
 
+/// Asks the processor to bring the cache line at `address` in (a hint: never faults, does nothing if it is there).
+static inline void weft_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 /// How far above the bottom of a thread's stack a layout stops nesting: a quarter of the stack where that is less.
 #define WEFT_STACK_MARGIN (256 * 1024)
 
