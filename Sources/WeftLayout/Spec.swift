@@ -47,7 +47,8 @@ public struct Spec: LayoutElement {
     }
 
     public func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-        try builder.layoutSpec(arena, index, range, parentSize: parentSize)
+        arena.prefetchForLayout()
+        return try builder.layoutSpec(arena, index, range, parentSize: parentSize)
     }
 }
 
