@@ -57,6 +57,8 @@ public struct LayoutPass: Sendable {
 
     /// Computes the pass for `root` laid out in `range`, in the root's ``Node/context``. MAY run on any thread.
     public static func compute(root: Node, range: SizeRange) throws(HierarchyError) -> LayoutPass {
+        // The root's lines asked for at once (its reads below come one after another).
+        root.prefetchForLayout()
         // One read of the root (its subnodes may change meanwhile only on the apply queue, and applying
         // diffs against the subnodes it finds then): its inputs, and its cache entry with its subnodes under its
         // lock unless it has no entry of its current version (then the root notes them when it stores its entry).
