@@ -198,10 +198,11 @@ public final class SpecArena: @unchecked Sendable {
 
     /// Adds an element with identity (a node); returns its reference.
     @usableFromInline
-    func appendObject(_ object: any LayoutObject) -> SpecChild {
+    func appendObject(_ object: any LayoutObject, hinting: Bool = true) -> SpecChild {
         // An object is added as its parent's spec is built, and laid out once the spec is done: its memory is
-        // asked for now, while the other children are added (see `LayoutObject.prefetchForLayout()`).
-        object.prefetchForLayout()
+        // asked for now, while the other children are added (see `LayoutObject.prefetchForLayout()`). (Not again
+        // where a finished spec is copied out of a scratch arena: hinted when it was added there.)
+        if hinting { object.prefetchForLayout() }
         objects.append(object)
         return SpecChild(object: Int32(truncatingIfNeeded: objects.count - 1))
     }
@@ -235,7 +236,7 @@ public final class SpecArena: @unchecked Sendable {
                 if child.isSpec {
                     scratch.append(SpecChild(spec: copied[child.specIndex] ?? -1))
                 } else if child.isObject {
-                    scratch.append(appendObject(source.objects[Int(child.objectIndex)]))
+                    scratch.append(appendObject(source.objects[Int(child.objectIndex)], hinting: false))
                 } else {
                     scratch.append(appendElement(source.elements[Int(child.elementIndex)]))
                 }

@@ -30,12 +30,13 @@ struct LayoutCache {
 
     // Four slots as separate stored properties: a lookup touches one key at a time and copies out one layout
     // (a tuple read through a switch was copied whole, retaining all four layouts, on every hit). Slots fill in
-    // order, so the first `filled` hold entries and the others are never read. In this order (the counts, the
-    // layouts, then the keys; 328 bytes) a node's first entry and the counts are on its first two cache lines:
+    // order, so the first `filled` hold entries and the others are never read; `order` holds the filled slots'
+    // numbers, a byte each, newest first (a range stored again is newest, in its own slot). In this order (the
+    // counts, the layouts, then the keys; 328 bytes) a node's first entry and the counts are on its first two lines:
     // a cold pass stores one entry per node, and when each slot's key carried its own "empty" tag, the store
     // read all four, four lines apart (a third of the last-level cache misses of a pass over 10,000 cells).
     private var filled: UInt8 = 0
-    private var next: UInt8 = 0
+    private var order: UInt32 = 0
     private var layout0: StoredLayout?, layout1: StoredLayout?, layout2: StoredLayout?, layout3: StoredLayout?
     private var key0 = Key.unused, key1 = Key.unused, key2 = Key.unused, key3 = Key.unused
 
@@ -52,11 +53,9 @@ struct LayoutCache {
 
     /// The most recently stored valid entry whose size is `size` (the layout a parent placed at that size).
     func lookup(size: Size, scale: Double, version: UInt64) -> Entry? {
-        // Newest first: the slot before `next`, then round the filled ones (each read in place, not copied out).
-        var slot = Int(next)
-        for _ in 0..<Int(filled) {
-            slot = (slot &+ 3) & 3
-            switch slot {
+        // Newest first (each read in place, not copied out).
+        for k in 0..<Int(filled) {
+            switch (order >> UInt32(8 * k)) & 0xFF {
             case 0: if key0.version == version, key0.scale == scale, key0.size == size { return Entry(key0, layout0) }
             case 1: if key1.version == version, key1.scale == scale, key1.size == size { return Entry(key1, layout1) }
             case 2: if key2.version == version, key2.scale == scale, key2.size == size { return Entry(key2, layout2) }
@@ -73,19 +72,48 @@ struct LayoutCache {
         // An entry for the same range and scale is replaced in place (each filled slot compared in place, as in
         // `lookup`).
         let filled = self.filled
-        if filled > 0, key0.range == key.range, key0.scale == key.scale { return set(0, key, entry.layout) }
-        if filled > 1, key1.range == key.range, key1.scale == key.scale { return set(1, key, entry.layout) }
-        if filled > 2, key2.range == key.range, key2.scale == key.scale { return set(2, key, entry.layout) }
-        if filled > 3, key3.range == key.range, key3.scale == key.scale { return set(3, key, entry.layout) }
-        let replaced = set(Int(next), key, entry.layout)
-        next = (next &+ 1) & 3
-        if filled < 4 { self.filled = filled &+ 1 }
+        let slot: UInt32
+        if filled > 0, key0.range == key.range, key0.scale == key.scale {
+            slot = 0
+        } else if filled > 1, key1.range == key.range, key1.scale == key.scale {
+            slot = 1
+        } else if filled > 2, key2.range == key.range, key2.scale == key.scale {
+            slot = 2
+        } else if filled > 3, key3.range == key.range, key3.scale == key.scale {
+            slot = 3
+        } else if filled < 4 {
+            // A new entry: the next empty slot, newest, before the others.
+            let replaced = set(Int(filled), key, entry.layout)
+            makeNewest(UInt32(filled), among: Int(filled))
+            self.filled = filled &+ 1
+            return replaced
+        } else {
+            // The oldest goes.
+            slot = order >> 24
+        }
+        let replaced = set(Int(slot), key, entry.layout)
+        makeNewest(slot, among: Int(filled))
         return replaced
+    }
+
+    /// Puts `slot` first in `order`, keeping the others' order among its first `count` bytes (which hold `slot`
+    /// unless it is new).
+    private mutating func makeNewest(_ slot: UInt32, among count: Int) {
+        var rest: UInt32 = 0
+        var shift: UInt32 = 8
+        for k in 0..<count {
+            let other = (order >> UInt32(8 * k)) & 0xFF
+            if other != slot {
+                rest |= other << shift
+                shift &+= 8
+            }
+        }
+        order = rest | slot
     }
 
     /// Empties the cache; returns the layouts it held (for a going node's release queue).
     mutating func takeLayouts() -> (StoredLayout?, StoredLayout?, StoredLayout?, StoredLayout?) {
-        (filled, next) = (0, 0)
+        (filled, order) = (0, 0)
         return (layout0.take(), layout1.take(), layout2.take(), layout3.take())
     }
 

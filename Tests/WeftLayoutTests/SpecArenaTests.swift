@@ -89,6 +89,15 @@ struct SpecArenaTests {
         #expect(layout.size == Size(17, 7))
         #expect(a.laidOut && b.laidOut)
         #expect(a.hintsBeforeLayout == 2 && b.hintsBeforeLayout == 1)
+        // Finished in a scratch arena, a spec is copied into one of its own: its objects are not hinted again.
+        let scratch = SpecArena()
+        scratch.isScratch = true
+        var lent = SpecBuilder(arena: scratch)
+        let c = PrefetchCounter()
+        let pair = lent.stack(StackOptions(direction: .horizontal), children: c, c)
+        let copied = lent.finish(pair)
+        #expect(copied.arena !== scratch, "copied out of the scratch arena")
+        #expect(c.hints == 2)
     }
 
     @Test("A spec finished in a scratch arena is a copy of its tree in an arena of its own; the builder goes on in the scratch one")

@@ -48,6 +48,31 @@ struct LayoutCacheTests {
         #expect(!finds(cache, 40, version: 2) && !finds(cache, 40, scale: 3))
     }
 
+    @Test("A range stored again is the newest: the least recently stored entry is the one replaced")
+    func refreshedEntryStays() {
+        var cache = LayoutCache()
+        for width in [10.0, 20, 30, 40] { _ = cache.store(entry(width)) }
+        // 10 again (a new version): stored in its own slot, and now the newest, so 20 is the oldest.
+        _ = cache.store(entry(10, version: 2))
+        _ = cache.store(entry(50))
+        #expect(finds(cache, 10, version: 2), "the refreshed entry stays")
+        #expect(!finds(cache, 20), "the least recently stored went")
+        #expect([30.0, 40, 50].allSatisfy { finds(cache, $0) })
+    }
+
+    @Test("A lookup by size finds the newest entry of that size, also after ranges were stored again in place")
+    func bySizeAfterInPlace() throws {
+        var cache = LayoutCache()
+        // Two ranges whose entries have the same size, at version 1, then both again at version 2 in the other
+        // order: the newest is 10's.
+        for (width, version) in [(10.0, UInt64(1)), (20, 1), (20, 2), (10, 2)] {
+            let range = SizeRange(min: .zero, max: Size(width, 10))
+            _ = cache.store(LayoutCache.Entry(range: range, scale: 2, version: version, size: Size(8, 8), layout: nil))
+        }
+        let found = try #require(cache.lookup(size: Size(8, 8), scale: 2, version: 2))
+        #expect(found.range.max.width == 10)
+    }
+
     @Test("A lookup by size finds the newest entry of that size")
     func bySize() throws {
         var cache = LayoutCache()
