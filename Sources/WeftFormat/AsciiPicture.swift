@@ -68,6 +68,34 @@ enum AsciiPicture {
         return String(out)
     }
 
+    /// The columns `text` takes in a terminal's monospaced font: two for each wide character (East Asian Width W
+    /// or F: CJK ideographs, kana, Hangul syllables, fullwidth forms) or emoji shown as a picture, one for every
+    /// other character (a grapheme cluster: a letter with its accents, a flag). Counted per character, a heading
+    /// of CJK ids was drawn twice as wide as its frame was padded for.
+    static func columns(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        var columns = 0
+        for character in text {
+            guard let first = character.unicodeScalars.first else { continue }
+            columns += isWide(first) || character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
+                || character.unicodeScalars.contains("\u{FE0F}") && first.properties.isEmoji ? 2 : 1
+        }
+        return columns
+    }
+
+    /// Whether `scalar` is East Asian Wide or Fullwidth (Unicode's EastAsianWidth.txt, its W and F blocks).
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF, 0x1AFF0...0x1B2FF, 0x1F200...0x1F2FF,
+             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// One layout's box: its heading, its children's boxes, and its size in characters and lines.
     ///
     /// A leaf is one line, `[ heading ]`. A box with children is a border line with the heading, the body
@@ -89,7 +117,7 @@ enum AsciiPicture {
 
         init(_ layout: Layout, level: Int = 0) {
             heading = AsciiPicture.title(layout)
-            headingWidth = heading.count
+            headingWidth = AsciiPicture.columns(heading)
             if level < AsciiPicture.maxNesting {
                 children = layout.sublayouts.map { Box($0, level: level + 1) }
                 sideBySide = (layout.element as? Spec)?.stackOptions?.direction == .horizontal
@@ -131,7 +159,7 @@ enum AsciiPicture {
         /// A one-line box titled `heading`.
         private init(leaf heading: String) {
             self.heading = heading
-            headingWidth = heading.count
+            headingWidth = AsciiPicture.columns(heading)
             children = []
             sideBySide = false
             innerWidth = 0

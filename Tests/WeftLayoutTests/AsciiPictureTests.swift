@@ -61,6 +61,26 @@ struct AsciiPictureTests {
         #expect(AsciiPicture.oneLine("plain \"id\" é") == "plain \"id\" é")
     }
 
+    @Test("Wide characters (CJK, fullwidth forms, emoji) take two columns: frames and rows stay aligned")
+    func wideCharacters() throws {
+        // Side by side and above each other, ids of two-column characters beside ASCII ones.
+        let row = StackSpec.horizontal(children: [
+            Box(size: Size(10, 20), identifier: "漢字"), Box(size: Size(5, 5), identifier: "ab"),
+        ], identifier: "行")
+        let stack = StackSpec.vertical(children: [row, Box(size: Size(3, 3), identifier: "👍ｶﾅＡ")], identifier: "s")
+        let layout = try Layout.compute(stack, in: SizeRange(min: .zero, max: Size(100, 100)))
+        let lines = AsciiPicture.render(layout).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        // A terminal's columns: the CJK ideographs, the thumbs-up emoji and the fullwidth Ａ take two; the
+        // halfwidth katakana ｶﾅ, one each, as every other character here.
+        let two: Set<Character> = ["漢", "字", "行", "👍", "Ａ"]
+        let widths = lines.map { line in line.reduce(0) { $0 + (two.contains($1) ? 2 : 1) } }
+        #expect(Set(widths).count == 1, "\(widths)\n\(lines.joined(separator: "\n"))")
+        #expect(lines.count == 2 + 3 + 1)
+        #expect(AsciiPicture.columns("漢字 ab") == 7)
+        #expect(AsciiPicture.columns("e\u{301}") == 1, "a letter and its accent are one column")
+        #expect(AsciiPicture.columns("🇫🇷") == 2)
+    }
+
     /// A chain of `depth` vertical stacks over a 1x1 box, and its picture.
     private func chainPicture(depth: Int) throws -> (text: String, work: Int) {
         var element: any LayoutElement = Box(size: Size(1, 1))
