@@ -47,10 +47,11 @@ public final class SpecArena: @unchecked Sendable {
         Self.prefetch(styles.base, bytes: styles.count * MemoryLayout<LayoutStyle>.stride)
         Self.prefetch(fixedRanges.base, bytes: fixedRanges.count * MemoryLayout<SizeRange?>.stride)
         Self.prefetch(styleProblems.base, bytes: styleProblems.count * MemoryLayout<StyleProblem?>.stride)
-        if !elements.isEmpty { Self.prefetch(elements.base, bytes: elements.count * MemoryLayout<any LayoutElement>.stride) }
+        Self.prefetch(elements.base, bytes: elements.count * MemoryLayout<any LayoutElement>.stride)
     }
 
-    /// Prefetches the lines of `bytes` bytes at `base`, at most eight.
+    /// Prefetches the lines of `bytes` bytes at `base`, at most eight (none for an empty table, whose `base` is
+    /// never dereferenced).
     private static func prefetch<T>(_ base: UnsafeMutablePointer<T>, bytes: Int) {
         var offset = 0
         let end = min(bytes, 8 * 64)

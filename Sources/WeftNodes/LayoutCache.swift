@@ -82,11 +82,9 @@ struct LayoutCache {
         } else if filled > 3, key3.range == key.range, key3.scale == key.scale {
             slot = 3
         } else if filled < 4 {
-            // A new entry: the next empty slot, newest, before the others.
-            let replaced = set(Int(filled), key, entry.layout)
-            makeNewest(UInt32(filled), among: Int(filled))
+            // A new entry: the next empty slot (not yet in `order`, which it then leads).
+            slot = UInt32(filled)
             self.filled = filled &+ 1
-            return replaced
         } else {
             // The oldest goes.
             slot = order >> 24
