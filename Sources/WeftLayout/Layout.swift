@@ -180,6 +180,27 @@ package struct StoredLayout: Sendable {
     }
 }
 
+/// A stored layout whose root is the first record of its storage (as every node's layout is, made by
+/// ``LayoutBuilder/finishFlattenedStored(_:)``), held as one reference: what a node's list of subnodes keeps of
+/// the layout that places them (one word, which an enum of it and an array also fits in).
+package struct StoredRootLayout: Sendable {
+    @usableFromInline let shared: SharedStorage
+
+    /// `layout` as one reference; nil if its root is not its storage's first record.
+    @inlinable
+    package init?(_ layout: StoredLayout) {
+        guard layout.index == 0 else { return nil }
+        shared = layout.shared
+    }
+
+    @inlinable
+    package var layout: StoredLayout { StoredLayout(shared: shared, index: 0) }
+
+    /// Whether `other` is this layout: compared, not read.
+    @inlinable
+    package func isSame(as other: StoredRootLayout) -> Bool { shared.buffer === other.shared.buffer }
+}
+
 extension Layout {
     /// This layout as a cache keeps it: without the element attached by ``attaching(_:)``, if any.
     @inlinable

@@ -61,7 +61,7 @@ public struct HierarchyDiff: Sendable, Equatable, CustomStringConvertible {
     /// keeps the list it was given: no allocation of its own).
     private enum Changes<Change: Sendable>: Sendable {
         case listed([Change])
-        case all([Node])
+        case all(NodeList)
 
         var count: Int {
             switch self {
@@ -76,8 +76,13 @@ public struct HierarchyDiff: Sendable, Equatable, CustomStringConvertible {
 
     /// The diff from `old` to `new`. Each list holds each node at most once.
     public init(from old: [Node], to new: [Node]) {
+        self.init(from: NodeList(old), to: NodeList(new))
+    }
+
+    /// The diff from `old` to `new` (see ``init(from:to:)-([Node],[Node])``).
+    init(from old: NodeList, to new: NodeList) {
         // The common cases allocate nothing beyond their result (from or to nothing: not even that).
-        if old.count == new.count && zip(old, new).allSatisfy({ $0 === $1 }) {
+        if old.isSame(as: new) {
             (removed, inserted, moves) = (.listed([]), .listed([]), [])
             return
         }
@@ -98,7 +103,7 @@ public struct HierarchyDiff: Sendable, Equatable, CustomStringConvertible {
             newIndex.reserveCapacity(new.count)
             for (i, node) in new.enumerated() { newIndex[ObjectIdentifier(node)] = i }
         }
-        func index(of node: Node, in list: [Node], _ map: [ObjectIdentifier: Int]) -> Int? {
+        func index(of node: Node, in list: NodeList, _ map: [ObjectIdentifier: Int]) -> Int? {
             small ? list.firstIndex { $0 === node } : map[ObjectIdentifier(node)]
         }
         removed = .listed(old.enumerated().compactMap { i, node in

@@ -27,8 +27,8 @@ public struct LayoutPass: Sendable {
     }
 
     struct ManagedSubnodes: Sendable {
-        let old: [Node]
-        let new: [Node]
+        let old: NodeList
+        let new: NodeList
         let diff: HierarchyDiff
     }
 
@@ -74,7 +74,7 @@ public struct LayoutPass: Sendable {
             throw .layoutFailed(error)
         }
         notes.index()
-        let (managed, current): (Bool, [Node])
+        let (managed, current): (Bool, NodeList)
         if let rootReading {
             (managed, current) = rootReading
         } else {
@@ -124,14 +124,14 @@ public struct LayoutPass: Sendable {
         /// visits the nodes of its layout.
         /// (The entry comes in parts: passed whole from a note, it was copied through its value witness.)
         mutating func visit(
-            _ node: Node, version: UInt64, layout: StoredLayout?, size: Size, range: SizeRange, managed: Bool, current: [Node],
+            _ node: Node, version: UInt64, layout: StoredLayout?, size: Size, range: SizeRange, managed: Bool, current: NodeList,
             parent: Int, frame: Rect, notes: PassNotes, context: LayoutContext
         ) throws(HierarchyError) {
             // A node's layout is flattened: its sublayouts are its subnodes-to-be, in their frames. Each is cast
             // to a node once, here; the walk below takes them from `placed`.
             let here = updates.count
             let base = placed.count
-            var children: [Node] = []
+            var children = NodeList()
             // (The sublayouts are read in place: a layout value made per sublayout, to read its object and then
             // its frame, cost two retains and releases of the storage each time.)
             if let layout {
@@ -147,16 +147,22 @@ public struct LayoutPass: Sendable {
                 }
             }
             let end = placed.count
-            if managed && end > base {
-                // The subnodes-to-be, written once into an array of their exact count (appended one by one, each
-                // append was a uniqueness and capacity check through the runtime's generic array code).
-                children = placed.withUnsafeBufferPointer { placed in
-                    Array(unsafeUninitializedCapacity: end - base) { buffer, initialized in
-                        for p in base..<end {
-                            (buffer.baseAddress.unsafelyUnwrapped + initialized).initialize(to: placed[p].child.takeUnretainedValue())
-                            initialized += 1
+            if managed && end > base, let layout {
+                if end - base == layout.sublayoutCount, let list = NodeList(placedBy: layout) {
+                    // Every sublayout a node (the usual case): the subnodes-to-be are the layout's, kept as the
+                    // layout (which holds them): no array, and none of them retained.
+                    children = list
+                } else {
+                    // Otherwise written once into an array of their exact count (appended one by one, each
+                    // append was a uniqueness and capacity check through the runtime's generic array code).
+                    children = NodeList(placed.withUnsafeBufferPointer { placed in
+                        Array(unsafeUninitializedCapacity: end - base) { buffer, initialized in
+                            for p in base..<end {
+                                (buffer.baseAddress.unsafelyUnwrapped + initialized).initialize(to: placed[p].child.takeUnretainedValue())
+                                initialized += 1
+                            }
                         }
-                    }
+                    })
                 }
             }
             updates.append(Update(
@@ -369,7 +375,7 @@ public struct LayoutPass: Sendable {
         for i in updates.indices where !readings[i].skip {
             guard let managed = updates[i].subnodes else { continue }
             let current = readings[i].current
-            let diff = Self.sameNodes(current, managed.old) ? managed.diff : HierarchyDiff(from: current, to: managed.new)
+            let diff = current.isSame(as: managed.old) ? managed.diff : HierarchyDiff(from: current, to: managed.new)
             readings[i].plan = plans.count
             plans.append((i, diff))
             diff.forEachRemovedNode { leaving.insert(ObjectIdentifier($0)) }
@@ -416,12 +422,12 @@ public struct LayoutPass: Sendable {
             guard parent != nil || applies else { continue }
             let enters = parent != nil && updates[parentIndex].managed
             let node = updates[i].node
-            var subnodes: [Node]?
+            var subnodes: NodeList?
             var diff: HierarchyDiff?
             if applies, readings[i].plan >= 0 {
                 let planned = plans[readings[i].plan].diff
-                let new = updates[i].subnodes?.new ?? []
-                subnodes = node === transitioning ? planned.removals.map(\.node) + new : new
+                let new = updates[i].subnodes?.new ?? NodeList()
+                subnodes = node === transitioning ? NodeList(planned.removals.map(\.node) + new) : new
                 diff = planned
             }
             let frameInParent = updates[i].frameInParent
@@ -500,12 +506,8 @@ public struct LayoutPass: Sendable {
         /// The node's identity.
         let id: ObjectIdentifier
         let skip: Bool
-        let current: [Node]
+        let current: NodeList
         let supernode: ObjectIdentifier?
         var plan = -1
-    }
-
-    static func sameNodes(_ a: [Node], _ b: [Node]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { $0 === $1 }
     }
 }

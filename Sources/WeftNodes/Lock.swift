@@ -125,7 +125,7 @@ package enum BuilderPool {
 enum ReleaseQueue {
     /// What a going node held that can hold other nodes.
     enum Item {
-        case nodes([Node])
+        case nodes(NodeList)
         case layout(StoredLayout)
         case diff(HierarchyDiff)
         case block(LayoutSpecBlock)
@@ -141,7 +141,7 @@ enum ReleaseQueue {
 
     /// What a going node held that can hold other nodes, taken out of it.
     struct Held {
-        var nodes: [Node] = []
+        var nodes = NodeList()
         var layouts: (StoredLayout?, StoredLayout?, StoredLayout?, StoredLayout?) = (nil, nil, nil, nil)
         var applied: StoredLayout?
         var diff: HierarchyDiff?
@@ -161,7 +161,7 @@ enum ReleaseQueue {
             pthread_setspecific(key, Unmanaged.passRetained(pending).toOpaque())
         }
         if !held.nodes.isEmpty {
-            var nodes: [Node] = []
+            var nodes = NodeList()
             swap(&nodes, &held.nodes)
             pending.items.append(.nodes(nodes))
         }

@@ -11,7 +11,7 @@ import Darwin
 
 extension Node {
     /// The node's subnodes, back to front (later subnodes are drawn above earlier ones). MAY be read anywhere.
-    public var subnodes: [Node] { readPlacement { $0.pointee.subnodes } }
+    public var subnodes: [Node] { readPlacement { $0.pointee.subnodes }.array }
 
     /// The node this node is a subnode of. MAY be read anywhere.
     public var supernode: Node? { withState { $0.supernode } }

@@ -57,7 +57,7 @@ extension Node {
     /// max) its cached entry or what computing one needs; and, read with the entry when it takes the node's lock,
     /// whether it manages its subnodes and its subnodes if it does (nil when no lock was needed: the root then
     /// notes them when its computed entry is stored).
-    func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, reading: (managed: Bool, subnodes: [Node])?) {
+    func rootLookup(_ range: SizeRange) -> (context: LayoutContext, found: CacheLookup, reading: (managed: Bool, subnodes: NodeList)?) {
         let (version, context, narrowed, problem) = rootInputs(range)
         if storedNothing(of: version) {
             return (context, .miss(LayoutInputs(range: narrowed, version: version, styleProblem: problem)), nil)
@@ -177,9 +177,9 @@ extension Node {
     /// What a layout pass's walk needs of a node besides its entry, read in place under its lock: whether it
     /// manages its subnodes, and its subnodes if it does.
     @inline(__always)
-    private static func walkReading(_ state: UnsafeMutablePointer<State>) -> (managed: Bool, subnodes: [Node]) {
+    private static func walkReading(_ state: UnsafeMutablePointer<State>) -> (managed: Bool, subnodes: NodeList) {
         let managed = state.pointee.automaticallyManagesSubnodes
-        guard managed else { return (false, []) }
+        guard managed else { return (false, NodeList()) }
         // (The slot read directly: through the `placement` accessor, the whole state was copied.)
         return (true, state.pointee.placementSlot == 0 ? state.pointee.placement0.subnodes : state.pointee.placement1.subnodes)
     }
@@ -187,9 +187,9 @@ extension Node {
     /// What applying a pass reads of a node's placement, with no lock: its subnodes if asked, its supernode's
     /// identity and its applied size.
     @inline(__always)
-    func hierarchyReading(subnodes: Bool) -> (subnodes: [Node], supernode: ObjectIdentifier?, appliedSize: Size) {
+    func hierarchyReading(subnodes: Bool) -> (subnodes: NodeList, supernode: ObjectIdentifier?, appliedSize: Size) {
         readPlacement { placement in
-            (subnodes ? placement.pointee.subnodes : [], placement.pointee.supernodeID, placement.pointee.appliedSize)
+            (subnodes ? placement.pointee.subnodes : NodeList(), placement.pointee.supernodeID, placement.pointee.appliedSize)
         }
     }
 

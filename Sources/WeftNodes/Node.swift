@@ -144,7 +144,8 @@ open class Node: LayoutObject, @unchecked Sendable {
 
     /// Where a node is in the hierarchy, as applied: what applying a pass checks first, read with no lock.
     struct Placement {
-        var subnodes: [Node] = []
+        /// (For a node that manages its subnodes, after a pass: the applied layout's nodes, kept as that layout.)
+        var subnodes = NodeList()
         /// The supernode's identity (`State.supernodeLink`, the reference itself, stays under the lock). It may
         /// outlive its node: a match or a mismatch that matters is confirmed against `State.supernode` under the
         /// lock.
@@ -255,7 +256,7 @@ open class Node: LayoutObject, @unchecked Sendable {
         guarded.withLock { state in
             let (generation, version) = (state.generation, state.version)
             held.nodes = state.placementSlot == 0 ? state.placement0.subnodes : state.placement1.subnodes
-            state.changePlacement(publishingIn: placementSlots) { $0.subnodes = [] }
+            state.changePlacement(publishingIn: placementSlots) { $0.subnodes = NodeList() }
             held.layouts = state.cache.takeLayouts()
             held.applied = state.appliedLayout.take()
             held.diff = state.lastDiff.take()

@@ -15,7 +15,7 @@ import WeftLayout
 struct NodeReading {
     var entry: LayoutCache.Entry?
     var managed: Bool
-    var subnodes: [Node]
+    var subnodes: NodeList
 }
 
 /// A node a parent placed in a pass: its identity, the parent's update, and the node itself with its index
@@ -38,7 +38,7 @@ final class PassNotes {
         let key: LayoutCache.Key
         let layout: StoredLayout?
         let managed: Bool
-        let subnodes: [Node]
+        let subnodes: NodeList
     }
 
     // Unchecked: one thread at a time owns the notes, and no access overlaps another.
@@ -61,7 +61,7 @@ final class PassNotes {
     @inline(__always)
     static func note(
         in notes: UnsafeMutableRawPointer, _ node: Node, key: LayoutCache.Key, layout: consuming StoredLayout?, managed: Bool,
-        subnodes: [Node]
+        subnodes: NodeList
     ) {
         // (Moved into the closure through an optional: a captured note would be copied, its layout retained.)
         var note: Note? = Note(id: ObjectIdentifier(node), node: node, key: key, layout: layout, managed: managed, subnodes: subnodes)
@@ -126,7 +126,7 @@ final class PassNotes {
     /// does), from its latest note if that note's entry is of `size` at `scale` (what its parent placed); nil
     /// sends the pass to read the node itself.
     @inline(__always)
-    func walkReading(_ node: Node, size: Size, scale: Double) -> (managed: Bool, subnodes: [Node])? {
+    func walkReading(_ node: Node, size: Size, scale: Double) -> (managed: Bool, subnodes: NodeList)? {
         guard let found = noteIndex(node, size: size, scale: scale) else { return nil }
         return inPlace(found) { ($0.pointee.managed, $0.pointee.subnodes) }
     }
@@ -139,7 +139,7 @@ final class PassNotes {
     @inline(__always) func managed(_ index: Int) -> Bool { inPlace(index) { $0.pointee.managed } }
     /// Whether note `index` is of a leaf: no layout of its own and no subnodes to manage.
     @inline(__always) func isLeaf(_ index: Int) -> Bool { inPlace(index) { $0.pointee.layout == nil && !$0.pointee.managed } }
-    @inline(__always) func subnodes(_ index: Int) -> [Node] { inPlace(index) { $0.pointee.subnodes } }
+    @inline(__always) func subnodes(_ index: Int) -> NodeList { inPlace(index) { $0.pointee.subnodes } }
 
     /// Note `index`'s node, moved out of the note (which then no longer holds it), or nil if it was moved out
     /// already: the pass's update takes over the note's reference (a retain here and a release when the notes
