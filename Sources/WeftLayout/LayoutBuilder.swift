@@ -155,6 +155,61 @@ public struct LayoutBuilder: ~Copyable {
     public var relayoutLimit = 1 << 20
     /// The children laid out again so far (counted against ``relayoutLimit``).
     var relayouts = 0
+    /// After this many children laid out again in one computation, the builder remembers each layout of a stack
+    /// spec by its spec, range and parent size, and answers the same layout asked again from memory (a copy of its
+    /// record, which shares the sublayouts): stacks nested in flexible stacks lay each nested stack out
+    /// at a few sizes, each of which was laid out again below every layout above it, 2^depth layouts in all; so
+    /// remembered, each (spec, size) is laid out once, and a chain of nested flexible stacks `depth` deep takes
+    /// about depth^2 layouts. Ordinary trees, which lay out far fewer children again, never pay for the memo.
+    /// (Identical inputs give the identical layout: the spec is a value, its arena unchanged while its epoch is.)
+    public static let memoAfterRelayouts = 64
+    /// ``memoAfterRelayouts`` for this builder (`Int.max`: never; for comparing with the layouts made without).
+    package var memoAfter = LayoutBuilder.memoAfterRelayouts
+    /// The most spec layouts the memo holds (about 6 MB). A tree whose nested specs are asked for a new size at
+    /// every turn (each level's basis a different fraction of its parent's) gains nothing from it: once full
+    /// with fewer than one hit per four layouts remembered, the memo is dropped for the rest of the computation,
+    /// which is left to ``relayoutLimit`` as before.
+    public static let memoCapacity = 1 << 16
+    /// The layouts the memo answered in this computation.
+    var memoHits = 0
+    /// The memo of spec layouts (see ``memoAfterRelayouts``): nil until then. Emptied when records are dropped
+    /// (``rewind(to:)``), whose indices it holds.
+    var specMemo: [SpecMemoKey: LayoutRef]?
+
+    /// What a spec's layout is remembered by: the spec (its arena, as of its epoch, and index), the range and the
+    /// parent size (compared by their bits: a NaN parent dimension, "not known yet", equals itself).
+    struct SpecMemoKey: Hashable {
+        let arena: UInt
+        let epoch: UInt32
+        let index: Int32
+        let range: (UInt64, UInt64, UInt64, UInt64)
+        let parent: (UInt64, UInt64)
+
+        init(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, _ parentSize: Size) {
+            self.arena = UInt(bitPattern: ObjectIdentifier(arena))
+            epoch = arena.epoch
+            self.index = index
+            self.range = (range.min.width.bitPattern, range.min.height.bitPattern,
+                          range.max.width.bitPattern, range.max.height.bitPattern)
+            parent = (parentSize.width.bitPattern, parentSize.height.bitPattern)
+        }
+
+        static func == (a: SpecMemoKey, b: SpecMemoKey) -> Bool {
+            a.arena == b.arena && a.epoch == b.epoch && a.index == b.index && a.range == b.range && a.parent == b.parent
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(arena)
+            hasher.combine(epoch)
+            hasher.combine(index)
+            hasher.combine(range.0)
+            hasher.combine(range.1)
+            hasher.combine(range.2)
+            hasher.combine(range.3)
+            hasher.combine(parent.0)
+            hasher.combine(parent.1)
+        }
+    }
     /// Where the node runtime notes what it read of the nodes it lays out in this builder during a layout pass:
     /// an unretained reference to WeftNodes' `PassNotes`, which the pass owns and outlives the computation (set
     /// only there; opaque to the layout core, which never reads it). Cleared by ``reset()``.
@@ -179,6 +234,8 @@ public struct LayoutBuilder: ~Copyable {
         stackLines.truncate(to: 0)
         counters = LayoutCounters()
         relayouts = 0
+        specMemo = nil
+        memoHits = 0
         passNotes = nil
         weft_thread_prepare_stack_guard()
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
@@ -199,6 +256,7 @@ public struct LayoutBuilder: ~Copyable {
     public mutating func rewind(to mark: Mark) {
         records.truncate(to: mark.records)
         edges.truncate(to: mark.edges)
+        if specMemo != nil { specMemo = [:] }
     }
 
     // MARK: Cycles

@@ -20,6 +20,9 @@ public final class SpecArena: @unchecked Sendable {
     /// retain, an `any LayoutElement` through the runtime's value witnesses (boxing a node cost about 250
     /// instructions, laying it out from the box about 70 more).
     @exclusivity(unchecked) @usableFromInline var objects = ScratchArray<any LayoutObject>()
+    /// Counts the times specs were dropped (``rewind(to:)``, ``reset()``): a spec's index names the same spec
+    /// only while this is unchanged (what a builder's memo of spec layouts checks, ``LayoutBuilder/memoAfterRelayouts``).
+    @usableFromInline var epoch: UInt32 = 0
     /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
     @exclusivity(unchecked) @usableFromInline var styles = ScratchArray<LayoutStyle>(LayoutStyle())
     @exclusivity(unchecked) @usableFromInline var styleProblems = ScratchArray<StyleProblem?>(nil)
@@ -84,6 +87,7 @@ public final class SpecArena: @unchecked Sendable {
 
     @usableFromInline
     func truncate(to mark: Mark) {
+        epoch &+= 1
         records.truncate(to: mark.records)
         children.truncate(to: mark.children)
         elements.truncate(to: mark.elements)
@@ -98,6 +102,7 @@ public final class SpecArena: @unchecked Sendable {
 
     /// Forgets every spec, keeping the storage. Only for an arena no spec value refers to any more.
     public func reset() {
+        epoch &+= 1
         records.truncate(to: 0)
         children.truncate(to: 0)
         elements.truncate(to: 0)

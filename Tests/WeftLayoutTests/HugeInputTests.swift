@@ -59,30 +59,103 @@ struct HugeInputTests {
         }
     }
 
-    /// Stacks nested in flexible stacks: each stack (flexGrow 1, flexBasis 50%, in an exact main size) lays its
-    /// one child out at its basis, then again grown to the full size, so a tree `depth` stacks deep lays
-    /// children out again R(depth) = 2 R(depth - 1) + 1 = 2^depth - 1 times (2^22 layouts took 20 s and 592 MB
-    /// for a 1.6 KB document). The builder refuses the computation past its limit instead.
-    @Test("Nested flexible stacks, whose work doubles at each level, are refused past the builder's relayout limit")
-    func relayoutLimit() throws {
-        let grow = LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5))
-        func nested(_ depth: Int) -> any LayoutElement {
-            var element: any LayoutElement = Box(style: grow)
-            for _ in 0..<depth { element = StackSpec.horizontal(children: [element], style: grow) }
-            return element
+    /// Stacks nested in flexible stacks: each stack (flexGrow 1, flexBasis `basis(level)`, in an exact main size)
+    /// lays its one child out at its basis, then again grown to the full size. Laid out afresh each time, a tree
+    /// `depth` stacks deep lays children out again R(depth) = 2 R(depth - 1) + 1 = 2^depth - 1 times (2^22 layouts
+    /// took 20 s and 592 MB for a 1.6 KB document).
+    func nested(_ depth: Int, basis: (Int) -> Double = { _ in 0.5 }) -> any LayoutElement {
+        var element: any LayoutElement = Box(style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5)))
+        for level in 0..<depth {
+            element = StackSpec.horizontal(children: [element], style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(basis(level))))
         }
+        return element
+    }
+
+    /// With the same basis at every level, each nested stack is asked for few sizes (its parent's basis and full
+    /// size, and so on up): remembered once laid out, 40 levels take about 40^2 layouts, not 2^40.
+    @Test("Nested flexible stacks lay each nested spec out once per size, not 2^depth times")
+    func nestedFlexibleStacksAreRemembered() throws {
+        let range = SizeRange(exactly: Size(1e6, 10))
+        var builder = LayoutBuilder(scale: 1)
+        // Far below 2^40 - 1; without the memo the 4,001st layout again is refused.
+        builder.relayoutLimit = 4_000
+        let layout = try Layout.compute(nested(40), in: range, using: &builder)
+        // Every level grows to its parent's exact width, 1e6 x 10, down to the box.
+        var level = layout
+        var depth = 0
+        while let child = level.sublayouts.first {
+            #expect(child.size == Size(1e6, 10) && child.position == Point(x: 0, y: 0))
+            level = child
+            depth += 1
+        }
+        #expect(depth == 40)
+    }
+
+    /// The memo's answers are the layouts themselves: trees laid out with it and without it (`memoAfter` = never)
+    /// are the same, frame for frame. Each tree nests stacks in alternating directions, a fixed box beside each
+    /// nested stack, all flexible (grow and shrink), with bases that repeat every few levels (so the memo both
+    /// answers and misses), and places the whole nest twice side by side in a row: the second is asked for the
+    /// sizes the first was, so its layouts, kept in the result, are the memo's copies, at their own positions.
+    @Test("A tree laid out with the memo of spec layouts equals the same tree laid out without it")
+    func memoChangesNoLayout() throws {
+        func tree(_ depth: Int, period: Int) -> Spec {
+            var specs = SpecBuilder()
+            var nest = specs.box(size: Size(10, 10), style: LayoutStyle(flexGrow: 1, flexShrink: 1))
+            for level in 0..<depth {
+                let options = StackOptions(
+                    direction: level % 2 == 0 ? .horizontal : .vertical, spacing: Double(level % 3),
+                    alignItems: level % 3 == 0 ? .stretch : .center)
+                nest = specs.stack(
+                    options, children: specs.box(size: Size(7, 5), style: LayoutStyle(flexGrow: 1, flexShrink: 1)), nest,
+                    style: LayoutStyle(flexGrow: 1, flexShrink: 1, flexBasis: .fraction(0.3 + 0.1 * Double(level % period))))
+            }
+            return specs.finish(specs.stack(StackOptions(direction: .horizontal, spacing: 4), children: nest, nest))
+        }
+        func frames(_ layout: Layout) -> [Rect] {
+            var result: [Rect] = []
+            var pending = [(layout, Point(x: 0, y: 0))]
+            while let (next, origin) = pending.popLast() {
+                let at = Point(x: origin.x + next.position.x, y: origin.y + next.position.y)
+                result.append(Rect(x: at.x, y: at.y, width: next.size.width, height: next.size.height))
+                for child in next.sublayouts.reversed() { pending.append((child, at)) }
+            }
+            return result
+        }
+        for (depth, period) in [(12, 1), (14, 2), (12, 3), (16, 5)] {
+            let range = SizeRange(exactly: Size(900, 700))
+            var remembering = LayoutBuilder(scale: 2)
+            var plain = LayoutBuilder(scale: 2)
+            plain.memoAfter = .max
+            let spec = tree(depth, period: period)
+            let a = frames(try Layout.compute(spec, in: range, using: &remembering))
+            let b = frames(try Layout.compute(spec, in: range, using: &plain))
+            #expect(a == b, "depth \(depth), period \(period)")
+            // The row, and twice the nest: `depth` stacks, `depth` boxes beside them and the innermost box.
+            #expect(a.count == 1 + 2 * (2 * depth + 1))
+            // The two nests are the same size, the second 4 points after the first.
+            let (first, second) = (a[1], a[2 + 2 * depth])
+            #expect(first.size == second.size)
+            #expect(second.origin.x == first.origin.x + first.size.width + 4)
+        }
+    }
+
+    /// Where each level's basis is a different fraction, every nested stack is asked for a new size each time and
+    /// the memo finds nothing: the builder's limit still refuses the 2^depth work.
+    @Test("Nested flexible stacks at new sizes every time are refused past the builder's relayout limit")
+    func relayoutLimit() throws {
+        let distinct: (Int) -> Double = { 0.3 + 0.013 * Double($0) }
         let range = SizeRange(exactly: Size(1e6, 10))
         var builder = LayoutBuilder(scale: 1)
         builder.relayoutLimit = 1023
-        // 10 levels: 1,023 children laid out again, the limit; each level fills the width.
-        let within = try Layout.compute(nested(10), in: range, using: &builder)
+        // 9 levels: at most 511 children laid out again; each level fills the width.
+        let within = try Layout.compute(nested(9, basis: distinct), in: range, using: &builder)
         #expect(within.size == Size(1e6, 10))
         var innermost = within
         while let child = innermost.sublayouts.first { innermost = child }
         #expect(innermost.size == Size(1e6, 10))
-        // 11 levels: 2,047, refused as a limit at the 1,024th.
+        // 11 levels: 2,047 without a size asked twice, refused as a limit at the 1,024th.
         do {
-            _ = try Layout.compute(nested(11), in: range, using: &builder)
+            _ = try Layout.compute(nested(11, basis: distinct), in: range, using: &builder)
             Issue.record("11 levels were laid out past the limit")
         } catch {
             #expect(error.kind == .limit)
@@ -90,7 +163,7 @@ struct HugeInputTests {
             #expect(error.path.hasPrefix("root.children[0]"))
         }
         // The count starts again with each computation.
-        #expect((try? Layout.compute(nested(10), in: range, using: &builder))?.size == Size(1e6, 10))
+        #expect((try? Layout.compute(nested(9, basis: distinct), in: range, using: &builder))?.size == Size(1e6, 10))
     }
 
     @Test("A box of size [1e308, 1] is recorded as 0x0, as Texture's ASLayout does with an invalid size")

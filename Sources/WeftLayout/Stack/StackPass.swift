@@ -199,12 +199,22 @@ struct StackPass {
         _ builder: inout LayoutBuilder
     ) throws(LayoutError) {
         builder.relayouts += 1
+        if _slowPath(builder.relayouts > builder.relayoutLimit || builder.relayouts == builder.memoAfter) {
+            try Self.countedPastThreshold(i, &builder)
+        }
+        try layOut(i, mainMin: mainMin, mainMax: mainMax, crossMin: crossMin, crossMax: crossMax, arena, &builder)
+    }
+
+    /// Where the children laid out again reach one of the builder's thresholds: the memo of spec layouts starts
+    /// (``LayoutBuilder/memoAfterRelayouts``), or the computation is refused past the limit.
+    @inline(never)
+    static func countedPastThreshold(_ i: Int, _ builder: inout LayoutBuilder) throws(LayoutError) {
+        if builder.relayouts == builder.memoAfter && builder.specMemo == nil { builder.specMemo = [:] }
         if builder.relayouts > builder.relayoutLimit {
             throw LayoutError(
                 "more than \(builder.relayoutLimit) children laid out again in one layout (the limit): a flexible child is laid out twice, so each level of stacks nested in flexible stacks doubles the work",
                 path: "children[\(i)]", kind: .limit)
         }
-        try layOut(i, mainMin: mainMin, mainMax: mainMax, crossMin: crossMin, crossMax: crossMax, arena, &builder)
     }
 
     /// Items `start..<end`: their main sizes plus all spacing between and around them.

@@ -96,6 +96,46 @@ extension LayoutBuilder {
         _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
         parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
+        if _slowPath(specMemo != nil) {
+            return try layoutStackRemembering(arena, index, record, options, range, parentSize: parentSize)
+        }
+        return try layoutStackAfresh(arena, index, record, options, range, parentSize: parentSize)
+    }
+
+    /// ``layoutStack(_:_:_:_:_:parentSize:)`` once the builder remembers stack layouts (``memoAfterRelayouts``):
+    /// the layout of the same stack for the same range and parent size made earlier in this computation, as a
+    /// copy of its record (its own position, the same size, element and sublayouts), or the stack laid out and
+    /// remembered.
+    @inline(never)
+    mutating func layoutStackRemembering(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
+        parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
+        let key = SpecMemoKey(arena, index, range, parentSize)
+        if let known = specMemo?[key] {
+            memoHits += 1
+            let original = records[Int(known.index)]
+            records.append(Record(source: original.source, size: original.size, edgeStart: original.edgeStart,
+                                  edgeCount: original.edgeCount, isNode: original.isNode))
+            return LayoutRef(records.count - 1)
+        }
+        let ref = try layoutStackAfresh(arena, index, record, options, range, parentSize: parentSize)
+        guard let count = specMemo?.count else { return ref }
+        if count < Self.memoCapacity {
+            // (Not if the records were dropped meanwhile, which empties the memo: a node's layout rewinds.)
+            if Int(ref.index) < records.count { specMemo?[key] = ref }
+        } else if memoHits < count / 4 {
+            specMemo = nil
+        }
+        return ref
+    }
+
+    /// Lays the stack out (``layoutStack(_:_:_:_:_:parentSize:)``).
+    @inline(__always)
+    mutating func layoutStackAfresh(
+        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
+        parentSize: Size
+    ) throws(LayoutError) -> LayoutRef {
         try arena.validateStyle(of: record)
         let range = arena.narrowed(record, range, parentSize: parentSize)
         guard options.spacing.isFinite else {
