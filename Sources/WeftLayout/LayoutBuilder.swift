@@ -162,31 +162,39 @@ public struct LayoutBuilder: ~Copyable {
     /// remembered, each (spec, size) is laid out once, and a chain of nested flexible stacks `depth` deep takes
     /// about depth^2 layouts. Ordinary trees, which lay out far fewer children again, never pay for the memo.
     /// (Identical inputs give the identical layout: the spec is a value, its arena unchanged while its epoch is.)
+    /// In a layout pass, a remembered stack that places nodes is laid out again instead: the pass reads each
+    /// node's latest reading, which laying the node out again makes the one its parent placed.
     public static let memoAfterRelayouts = 64
     /// ``memoAfterRelayouts`` for this builder (`Int.max`: never; for comparing with the layouts made without).
     package var memoAfter = LayoutBuilder.memoAfterRelayouts
-    /// The most spec layouts the memo holds (about 6 MB). A tree whose nested specs are asked for a new size at
-    /// every turn (each level's basis a different fraction of its parent's) gains nothing from it: once full
-    /// with fewer than one hit per four layouts remembered, the memo is dropped for the rest of the computation,
-    /// which is left to ``relayoutLimit`` as before.
+    /// The most stack layouts the memo holds (about 9 MB). A computation that fills it asks for so many sizes that
+    /// the memo saves little (nested stacks asked for a new size at every turn, each level's basis a different
+    /// fraction of its parent's, gain nothing from it): it is then dropped for the rest of the computation, which
+    /// is left to ``relayoutLimit`` as before.
     public static let memoCapacity = 1 << 16
-    /// The layouts the memo answered in this computation.
-    var memoHits = 0
-    /// The memo of spec layouts (see ``memoAfterRelayouts``): nil until then. Emptied when records are dropped
-    /// (``rewind(to:)``), whose indices it holds.
-    var specMemo: [SpecMemoKey: LayoutRef]?
+    /// The memo of stack layouts (see ``memoAfterRelayouts``): nil until then, and once dropped. Emptied when
+    /// records are dropped (``rewind(to:)``), whose indices it holds.
+    var specMemo: [SpecMemoKey: SpecMemoEntry]?
 
-    /// What a spec's layout is remembered by: the spec (its arena, as of its epoch, and index), the range and the
-    /// parent size (compared by their bits: a NaN parent dimension, "not known yet", equals itself).
+    /// A remembered layout: its record, and whether its records place a node (see ``memoAfterRelayouts``).
+    struct SpecMemoEntry {
+        let ref: LayoutRef
+        let placesNodes: Bool
+    }
+
+    /// What a spec's layout is remembered by: the spec (its arena's identity, as of its epoch, and its index), the
+    /// range and the parent size (compared by their bits: a NaN parent dimension, "not known yet", equals itself).
     struct SpecMemoKey: Hashable {
-        let arena: UInt
+        let arena: UInt64
         let epoch: UInt32
         let index: Int32
         let range: (UInt64, UInt64, UInt64, UInt64)
         let parent: (UInt64, UInt64)
 
         init(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, _ parentSize: Size) {
-            self.arena = UInt(bitPattern: ObjectIdentifier(arena))
+            // (Its identity, not its address: an arena freed during the computation and another made at the same
+            // address would have matched.)
+            self.arena = arena.identity
             epoch = arena.epoch
             self.index = index
             self.range = (range.min.width.bitPattern, range.min.height.bitPattern,
@@ -235,7 +243,6 @@ public struct LayoutBuilder: ~Copyable {
         counters = LayoutCounters()
         relayouts = 0
         specMemo = nil
-        memoHits = 0
         passNotes = nil
         weft_thread_prepare_stack_guard()
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.

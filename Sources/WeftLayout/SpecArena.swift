@@ -1,4 +1,5 @@
 internal import CWeftThread
+import Synchronization
 
 /// Where spec trees live: every spec of a tree is one plain record in one arena, its children a run of
 /// references, so that building a tree allocates nothing once the arena has grown (arenas are reused) and
@@ -23,6 +24,9 @@ public final class SpecArena: @unchecked Sendable {
     /// Counts the times specs were dropped (``rewind(to:)``, ``reset()``): a spec's index names the same spec
     /// only while this is unchanged (what a builder's memo of spec layouts checks, ``LayoutBuilder/memoAfterRelayouts``).
     @usableFromInline var epoch: UInt32 = 0
+    /// A number no other arena of this process has (its address may be another's after it is freed).
+    let identity = SpecArena.identities.add(1, ordering: .relaxed).newValue
+    private static let identities = Atomic<UInt64>(0)
     /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
     @exclusivity(unchecked) @usableFromInline var styles = ScratchArray<LayoutStyle>(LayoutStyle())
     @exclusivity(unchecked) @usableFromInline var styleProblems = ScratchArray<StyleProblem?>(nil)

@@ -92,6 +92,61 @@ struct PassNotesTests {
         #expect(names(c.subnodes) == ["g", "h"])
     }
 
+    /// ``MeasuresTwice`` over a spec: lays `spec` out at `first`, `second`, then `first` again, and places the last.
+    struct MeasuresSpecTwice: LayoutElement {
+        let spec: Spec
+        let first: SizeRange
+        let second: SizeRange
+        var style: LayoutStyle { LayoutStyle() }
+        var kindName: String { "measuresSpecTwice" }
+
+        func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+            _ = try spec.layout(first, parentSize: range.max, in: &builder)
+            _ = try spec.layout(second, parentSize: range.max, in: &builder)
+            let placed = try spec.layout(first, parentSize: range.max, in: &builder)
+            return builder.layout(self, size: builder.size(of: placed), sublayout: placed)
+        }
+    }
+
+    /// The same as ``noteFoundAgain()``, with c in a column that the root lays out at the exact range, capped,
+    /// then exact again, after nested flexible stacks that turn the builder's memo of stack layouts on. Answered
+    /// from the memo, the column's third layout would note nothing: c's latest note would be the capped one (h then
+    /// g, the same size), which the walk would apply. A stack that places nodes is laid out again in a pass.
+    @Test("A stack the builder remembers is laid out again in a pass when it places nodes, so their notes stay the placed ones")
+    func rememberedStackWithNodes() throws {
+        let (g, h, c) = Self.rangeDependentChild()
+        var specs = SpecBuilder()
+        let column = specs.finish(specs.stack(StackOptions(direction: .vertical), children: c))
+        let measures = MeasuresSpecTwice(spec: column, first: SizeRange(exactly: Size(300, 10)),
+                                         second: SizeRange(min: .zero, max: Size(300, 10)))
+        let memoOn = Self.nestedFlexibleStacks()
+        let root = ComposedNode("root") { _ in StackSpec.horizontal(alignItems: .start, children: [memoOn, measures]) }
+        Self.runOwnPasses(of: root, in: SizeRange(min: .zero, max: Size(1000, 100)))
+        defer { root.withState { $0.relayoutScheduled = false } }
+
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(names(c.subnodes) == ["g", "h"])
+        // Only the root changes: c's layouts are cache hits, so nothing rewinds the builder (which would empty the
+        // memo) before the column's third layout.
+        root.setNeedsLayout()
+        try onApplyQueue { try root.layoutIfNeeded() }
+        #expect(names(c.subnodes) == ["g", "h"])
+        #expect(g.frame.origin.x == 0 && h.frame.origin.x == 150)
+    }
+
+    /// Stacks nested in flexible stacks, 8 deep (the same basis at every level): well over 64 children laid out
+    /// again, which turns the builder's memo of stack layouts on for the rest of the computation.
+    static func nestedFlexibleStacks() -> Spec {
+        var specs = SpecBuilder()
+        var nest = specs.box(style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5)))
+        for _ in 0..<8 {
+            nest = specs.stack(StackOptions(direction: .horizontal), children: nest,
+                               style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5)))
+        }
+        return specs.finish(specs.stack(StackOptions(direction: .horizontal), children: nest,
+                                        style: LayoutStyle(flexBasis: .points(100))))
+    }
+
     /// c changes (a second child, 10 pt taller) while the pass that first places it is computed, after its
     /// parent laid it out: d's spec, which the stack lays out after c, changes it (as another thread could).
     func changingTree(under intermediate: Bool) -> (root: ComposedNode, c: ComposedNode, d: ComposedNode) {

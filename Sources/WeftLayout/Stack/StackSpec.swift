@@ -112,21 +112,29 @@ extension LayoutBuilder {
         parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
         let key = SpecMemoKey(arena, index, range, parentSize)
-        if let known = specMemo?[key] {
-            memoHits += 1
-            let original = records[Int(known.index)]
+        // (In a pass, not one that places nodes: see `memoAfterRelayouts`.)
+        if let known = specMemo?[key], !(known.placesNodes && passNotes != nil) {
+            let original = records[Int(known.ref.index)]
             records.append(Record(source: original.source, size: original.size, edgeStart: original.edgeStart,
                                   edgeCount: original.edgeCount, isNode: original.isNode))
             return LayoutRef(records.count - 1)
         }
+        let start = records.count
         let ref = try layoutStackAfresh(arena, index, record, options, range, parentSize: parentSize)
         guard let count = specMemo?.count else { return ref }
-        if count < Self.memoCapacity {
-            // (Not if the records were dropped meanwhile, which empties the memo: a node's layout rewinds.)
-            if Int(ref.index) < records.count { specMemo?[key] = ref }
-        } else if memoHits < count / 4 {
+        guard count < Self.memoCapacity else {
             specMemo = nil
+            return ref
         }
+        // Whether it places a node: any record made for it (its garbage too: at worst a stack is laid out again).
+        // (A node laid out within rewinds no further back than where its own layout began, after `start`.)
+        guard start <= records.count else { return ref }
+        var placesNodes = false
+        for r in start..<records.count where records[r].isNode {
+            placesNodes = true
+            break
+        }
+        specMemo?[key] = SpecMemoEntry(ref: ref, placesNodes: placesNodes)
         return ref
     }
 
