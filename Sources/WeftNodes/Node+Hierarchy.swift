@@ -11,6 +11,7 @@ import Darwin
 
 extension Node {
     /// The node's subnodes, back to front (later subnodes are drawn above earlier ones). MAY be read anywhere.
+    /// (A node that manages its subnodes keeps them as its applied layout: each read makes the array.)
     public var subnodes: [Node] { readPlacement { $0.pointee.subnodes }.array }
 
     /// The node this node is a subnode of. MAY be read anywhere.

@@ -101,13 +101,13 @@ struct NodeList: RandomAccessCollection, Sendable {
     mutating func removeAll(where shouldBeRemoved: (Node) throws -> Bool) rethrows {
         var nodes = array
         try nodes.removeAll(where: shouldBeRemoved)
-        storage = .array(nodes)
+        self = NodeList(nodes)
     }
 
     /// Inserts `node` at `index` (the list becomes an array).
     mutating func insert(_ node: Node, at index: Int) {
         var nodes = array
         nodes.insert(node, at: index)
-        storage = .array(nodes)
+        self = NodeList(nodes)
     }
 }
