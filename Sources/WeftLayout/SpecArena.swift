@@ -21,12 +21,6 @@ public final class SpecArena: @unchecked Sendable {
     /// retain, an `any LayoutElement` through the runtime's value witnesses (boxing a node cost about 250
     /// instructions, laying it out from the box about 70 more).
     @exclusivity(unchecked) @usableFromInline var objects = ScratchArray<any LayoutObject>()
-    /// Counts the times specs were dropped (``rewind(to:)``, ``reset()``): a spec's index names the same spec
-    /// only while this is unchanged (what a builder's memo of spec layouts checks, ``LayoutBuilder/memoAfterRelayouts``).
-    @usableFromInline var epoch: UInt32 = 0
-    /// A number no other arena of this process has (its address may be another's after it is freed).
-    let identity = SpecArena.identities.add(1, ordering: .relaxed).newValue
-    private static let identities = Atomic<UInt64>(0)
     /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
     @exclusivity(unchecked) @usableFromInline var styles = ScratchArray<LayoutStyle>(LayoutStyle())
     @exclusivity(unchecked) @usableFromInline var styleProblems = ScratchArray<StyleProblem?>(nil)
@@ -39,6 +33,13 @@ public final class SpecArena: @unchecked Sendable {
     /// Whether this is a layout builder's scratch arena (``LayoutBuilder/scratchSpecs``), which the layers above
     /// rewind and reuse: a spec finished in it is copied out (``SpecBuilder/finish(_:)``).
     @exclusivity(unchecked) package var isScratch = false
+    // (Last: the tables above are read by every layout, and keep the offsets, and lines, they had.)
+    /// Counts the times specs were dropped (``rewind(to:)``, ``reset()``): a spec's index names the same spec
+    /// only while this is unchanged (what a builder's memo of stack layouts checks, ``LayoutBuilder/memoAfterRelayouts``).
+    @usableFromInline var epoch: UInt32 = 0
+    /// A number no other arena of this process has (its address may be another's after it is freed).
+    let identity = SpecArena.identities.add(1, ordering: .relaxed).newValue
+    private static let identities = Atomic<UInt64>(0)
 
     public init() {}
 
