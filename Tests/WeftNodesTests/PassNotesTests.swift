@@ -50,10 +50,10 @@ struct PassNotesTests {
         #expect(g.frame.origin.x == 0 && h.frame.origin.x == 150)
     }
 
-    /// Lays its child out at `first`, then at `second`, then at `first` again, and places the last layout (as a
-    /// spec that measures a child at a trial range before the final one).
+    /// Lays its child (a node, or a spec) out at `first`, then at `second`, then at `first` again, and places the
+    /// last layout (as a spec that measures a child at a trial range before the final one).
     struct MeasuresTwice: LayoutElement {
-        let child: Node
+        let child: any LayoutElement
         let first: SizeRange
         let second: SizeRange
         var style: LayoutStyle { LayoutStyle() }
@@ -92,22 +92,6 @@ struct PassNotesTests {
         #expect(names(c.subnodes) == ["g", "h"])
     }
 
-    /// ``MeasuresTwice`` over a spec: lays `spec` out at `first`, `second`, then `first` again, and places the last.
-    struct MeasuresSpecTwice: LayoutElement {
-        let spec: Spec
-        let first: SizeRange
-        let second: SizeRange
-        var style: LayoutStyle { LayoutStyle() }
-        var kindName: String { "measuresSpecTwice" }
-
-        func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
-            _ = try spec.layout(first, parentSize: range.max, in: &builder)
-            _ = try spec.layout(second, parentSize: range.max, in: &builder)
-            let placed = try spec.layout(first, parentSize: range.max, in: &builder)
-            return builder.layout(self, size: builder.size(of: placed), sublayout: placed)
-        }
-    }
-
     /// The same as ``noteFoundAgain()``, with c in a column that the root lays out at the exact range, capped,
     /// then exact again, after nested flexible stacks that turn the builder's memo of stack layouts on. Answered
     /// from the memo, the column's third layout would note nothing: c's latest note would be the capped one (h then
@@ -117,7 +101,7 @@ struct PassNotesTests {
         let (g, h, c) = Self.rangeDependentChild()
         var specs = SpecBuilder()
         let column = specs.finish(specs.stack(StackOptions(direction: .vertical), children: c))
-        let measures = MeasuresSpecTwice(spec: column, first: SizeRange(exactly: Size(300, 10)),
+        let measures = MeasuresTwice(child: column, first: SizeRange(exactly: Size(300, 10)),
                                          second: SizeRange(min: .zero, max: Size(300, 10)))
         let memoOn = Self.nestedFlexibleStacks()
         let root = ComposedNode("root") { _ in StackSpec.horizontal(alignItems: .start, children: [memoOn, measures]) }
