@@ -38,12 +38,17 @@ struct PassNotesTests {
         c.style.flexShrink = 1
         let root = ComposedNode("root") { _ in StackSpec.horizontal(alignItems: .start, children: [c]) }
         let range = SizeRange(min: .zero, max: Size(299.8, 100))
+        // Then only the root changes: its layout is computed again, and c's two layouts are cache hits.
+        try Self.twoPassesPlaceGThenH(root: root, in: range, c: c, g: g, h: h)
+    }
+
+    /// Runs a pass of `root` in `range`, then another after only the root changed; after each, c's subnodes are g
+    /// then h, side by side.
+    static func twoPassesPlaceGThenH(root: Node, in range: SizeRange, c: Node, g: Node, h: Node) throws {
         Self.runOwnPasses(of: root, in: range)
         defer { root.withState { $0.relayoutScheduled = false } }
-
         try onApplyQueue { try root.layoutIfNeeded() }
         #expect(names(c.subnodes) == ["g", "h"])
-        // Only the root changes: its layout is computed again, and c's two layouts are cache hits.
         root.setNeedsLayout()
         try onApplyQueue { try root.layoutIfNeeded() }
         #expect(names(c.subnodes) == ["g", "h"])
@@ -102,20 +107,12 @@ struct PassNotesTests {
         var specs = SpecBuilder()
         let column = specs.finish(specs.stack(StackOptions(direction: .vertical), children: c))
         let measures = MeasuresTwice(child: column, first: SizeRange(exactly: Size(300, 10)),
-                                         second: SizeRange(min: .zero, max: Size(300, 10)))
+                                     second: SizeRange(min: .zero, max: Size(300, 10)))
         let memoOn = Self.nestedFlexibleStacks()
         let root = ComposedNode("root") { _ in StackSpec.horizontal(alignItems: .start, children: [memoOn, measures]) }
-        Self.runOwnPasses(of: root, in: SizeRange(min: .zero, max: Size(1000, 100)))
-        defer { root.withState { $0.relayoutScheduled = false } }
-
-        try onApplyQueue { try root.layoutIfNeeded() }
-        #expect(names(c.subnodes) == ["g", "h"])
-        // Only the root changes: c's layouts are cache hits, so nothing rewinds the builder (which would empty the
+        // In the second pass c's layouts are cache hits, so nothing rewinds the builder (which would empty the
         // memo) before the column's third layout.
-        root.setNeedsLayout()
-        try onApplyQueue { try root.layoutIfNeeded() }
-        #expect(names(c.subnodes) == ["g", "h"])
-        #expect(g.frame.origin.x == 0 && h.frame.origin.x == 150)
+        try Self.twoPassesPlaceGThenH(root: root, in: SizeRange(min: .zero, max: Size(1000, 100)), c: c, g: g, h: h)
     }
 
     /// Stacks nested in flexible stacks, 8 deep (the same basis at every level): well over 64 children laid out
