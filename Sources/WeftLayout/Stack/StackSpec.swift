@@ -92,16 +92,6 @@ public struct StackSpec: ValueSpec {
 }
 
 extension LayoutBuilder {
-    mutating func layoutStack(
-        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
-        parentSize: Size
-    ) throws(LayoutError) -> LayoutRef {
-        if _slowPath(specMemo != nil) {
-            return try layoutStackRemembering(arena, index, record, options, range, parentSize: parentSize)
-        }
-        return try layoutStackAfresh(arena, index, record, options, range, parentSize: parentSize)
-    }
-
     /// ``layoutStack(_:_:_:_:_:parentSize:)`` once the builder remembers stack layouts (``memoAfterRelayouts``):
     /// the layout of the same stack for the same range and parent size made earlier in this computation, as a
     /// copy of its record (its own position, the same size, element and sublayouts), or the stack laid out and
@@ -120,7 +110,7 @@ extension LayoutBuilder {
             return LayoutRef(records.count - 1)
         }
         let start = records.count
-        let ref = try layoutStackAfresh(arena, index, record, options, range, parentSize: parentSize)
+        let ref = try layoutStack(arena, index, record, options, range, parentSize: parentSize, consultingMemo: false)
         guard let count = specMemo?.count else { return ref }
         guard count < Self.memoCapacity else {
             specMemo = nil
@@ -138,12 +128,17 @@ extension LayoutBuilder {
         return ref
     }
 
-    /// Lays the stack out (``layoutStack(_:_:_:_:_:parentSize:)``).
-    @inline(__always)
-    mutating func layoutStackAfresh(
+    /// Lays the stack out, or answers it from the builder's memo when that is on (`consultingMemo`: false where
+    /// the memo's own path lays it out). (One function, not a wrapper around
+    /// the layout: in a debug build a wrapper was a second stack frame per nested stack, and a 570-deep chain ran
+    /// out of a test thread's stack.)
+    mutating func layoutStack(
         _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
-        parentSize: Size
+        parentSize: Size, consultingMemo: Bool = true
     ) throws(LayoutError) -> LayoutRef {
+        if consultingMemo, _slowPath(specMemo != nil) {
+            return try layoutStackRemembering(arena, index, record, options, range, parentSize: parentSize)
+        }
         try arena.validateStyle(of: record)
         let range = arena.narrowed(record, range, parentSize: parentSize)
         guard options.spacing.isFinite else {
