@@ -188,8 +188,8 @@ public struct LayoutBuilder: ~Copyable {
         let arena: UInt64
         let epoch: UInt32
         let index: Int32
-        let range: (UInt64, UInt64, UInt64, UInt64)
-        let parent: (UInt64, UInt64)
+        let minWidth, minHeight, maxWidth, maxHeight: UInt64
+        let parentWidth, parentHeight: UInt64
 
         init(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, _ parentSize: Size) {
             // (Its identity, not its address: an arena freed during the computation and another made at the same
@@ -197,25 +197,9 @@ public struct LayoutBuilder: ~Copyable {
             self.arena = arena.identity
             epoch = arena.epoch
             self.index = index
-            self.range = (range.min.width.bitPattern, range.min.height.bitPattern,
-                          range.max.width.bitPattern, range.max.height.bitPattern)
-            parent = (parentSize.width.bitPattern, parentSize.height.bitPattern)
-        }
-
-        static func == (a: SpecMemoKey, b: SpecMemoKey) -> Bool {
-            a.arena == b.arena && a.epoch == b.epoch && a.index == b.index && a.range == b.range && a.parent == b.parent
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(arena)
-            hasher.combine(epoch)
-            hasher.combine(index)
-            hasher.combine(range.0)
-            hasher.combine(range.1)
-            hasher.combine(range.2)
-            hasher.combine(range.3)
-            hasher.combine(parent.0)
-            hasher.combine(parent.1)
+            (minWidth, minHeight) = (range.min.width.bitPattern, range.min.height.bitPattern)
+            (maxWidth, maxHeight) = (range.max.width.bitPattern, range.max.height.bitPattern)
+            (parentWidth, parentHeight) = (parentSize.width.bitPattern, parentSize.height.bitPattern)
         }
     }
     /// Where the node runtime notes what it read of the nodes it lays out in this builder during a layout pass:

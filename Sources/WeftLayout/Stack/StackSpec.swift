@@ -129,9 +129,8 @@ extension LayoutBuilder {
     }
 
     /// Lays the stack out, or answers it from the builder's memo when that is on (`consultingMemo`: false where
-    /// the memo's own path lays it out). (One function, not a wrapper around
-    /// the layout: in a debug build a wrapper was a second stack frame per nested stack, and a 570-deep chain ran
-    /// out of a test thread's stack.)
+    /// the memo's own path lays it out). (One function, not a wrapper around the layout: in a debug build a
+    /// wrapper was a second stack frame per nested stack, and a 600-deep chain ran out of a test thread's stack.)
     mutating func layoutStack(
         _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
         parentSize: Size, consultingMemo: Bool = true
