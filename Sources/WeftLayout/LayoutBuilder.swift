@@ -175,6 +175,10 @@ public struct LayoutBuilder: ~Copyable {
     /// The memo of stack layouts (see ``memoAfterRelayouts``): nil until then, and once dropped. Emptied when
     /// records are dropped (``rewind(to:)``), whose indices it holds.
     var specMemo: [SpecMemoKey: SpecMemoEntry]?
+    /// How many records of nodes were made in this computation (dropped ones too): whether a stack's layout placed
+    /// a node is whether this moved meanwhile, known without looking through its records (every stack above
+    /// looked through all of them again, depth x records in all).
+    @usableFromInline var nodeRecords = 0
 
     /// A remembered layout: its record, and whether its records place a node (see ``memoAfterRelayouts``).
     struct SpecMemoEntry {
@@ -227,6 +231,7 @@ public struct LayoutBuilder: ~Copyable {
         counters = LayoutCounters()
         relayouts = 0
         specMemo = nil
+        nodeRecords = 0
         passNotes = nil
         weft_thread_prepare_stack_guard()
         // A finished layout of value specs refers to their arena: then the next ones go into a new one.
@@ -277,6 +282,7 @@ public struct LayoutBuilder: ~Copyable {
 
     @inlinable
     mutating func record(_ source: Source, isNode: Bool, size: Size, edgeStart: Int32, edgeCount: Int32) -> LayoutRef {
+        nodeRecords &+= isNode ? 1 : 0
         records.append(Record(source: source, size: sanitized(size), edgeStart: edgeStart, edgeCount: edgeCount, isNode: isNode))
         return LayoutRef(records.count - 1)
     }
@@ -306,6 +312,7 @@ public struct LayoutBuilder: ~Copyable {
     /// size its cache holds): not rounded again.
     @inlinable
     package mutating func leaf(node: any LayoutObject, roundedSize size: Size) -> LayoutRef {
+        nodeRecords &+= 1
         records.append(Record(source: .object(UnownedObject(node)), size: size,
                               edgeStart: Int32(truncatingIfNeeded: edges.count), edgeCount: 0, isNode: true))
         return LayoutRef(records.count - 1)

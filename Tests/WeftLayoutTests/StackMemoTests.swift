@@ -53,3 +53,41 @@ struct StackMemoTests {
         #expect(a == widths)
     }
 }
+
+extension StackMemoTests {
+    /// A chain of `depth` stacks, one inside the other, around a box; with `memoOn`, beside a row that turns the
+    /// memo on before the chain is laid out (80 growing children, each laid out again).
+    static func chain(_ depth: Int, memoOn: Bool) -> Spec {
+        var specs = SpecBuilder()
+        var top = specs.box(size: Size(1, 1))
+        for _ in 0..<depth { top = specs.stack(StackOptions(direction: .vertical), children: [top]) }
+        var children = [top]
+        if memoOn {
+            let growing = (0..<80).map { _ in specs.box(size: Size(1, 1), style: LayoutStyle(flexGrow: 1)) }
+            children.insert(specs.stack(StackOptions(direction: .horizontal), children: growing,
+                                        style: LayoutStyle(width: .points(500))), at: 0)
+        }
+        return specs.finish(specs.stack(StackOptions(direction: .vertical), children: children))
+    }
+
+    /// The deepest chain this thread lays out (deeper ones are refused by the stack guard), found by bisection.
+    static func deepestChain(memoOn: Bool) -> Int {
+        var (low, high) = (1, 1 << 17)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            let laidOut = (try? Layout.compute(chain(middle, memoOn: memoOn), in: SizeRange(min: .zero, max: Size(1000, 1000)))) != nil
+            if laidOut { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The memo is looked up and written beside a stack's layout, not around it: a nested stack takes the same
+    /// room on the thread's stack with the memo on as off, so the memo never makes a tree too deep to lay out.
+    @Test("The memo does not make the deepest tree a thread can lay out shallower")
+    func memoKeepsDepth() {
+        let off = Self.deepestChain(memoOn: false)
+        let on = Self.deepestChain(memoOn: true)
+        #expect(on >= off - 1, "deepest chain: \(off) with the memo off, \(on) with it on")
+        #expect(off > 100)
+    }
+}

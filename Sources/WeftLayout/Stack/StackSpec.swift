@@ -92,78 +92,83 @@ public struct StackSpec: ValueSpec {
 }
 
 extension LayoutBuilder {
-    /// ``layoutStack(_:_:_:_:_:parentSize:)`` once the builder remembers stack layouts (``memoAfterRelayouts``):
-    /// the layout of the same stack for the same range and parent size made earlier in this computation, as a
-    /// copy of its record (its own position, the same size, element and sublayouts), or the stack laid out and
-    /// remembered.
-    @inline(never)
-    mutating func layoutStackRemembering(
+    /// Lays the stack out, or answers it from the builder's memo when that is on (``memoAfterRelayouts``): the
+    /// layout of the same stack for the same range and parent size made earlier in this computation, as a copy of
+    /// its record (its own position, the same size, element and sublayouts); a stack laid out while the memo is on
+    /// is remembered. (The memo is looked up and written by helpers that return before the layout goes deeper, so
+    /// a nested stack costs one frame with the memo on or off: a wrapper around the layout was a second frame per
+    /// level, which halved the deepest tree a thread could lay out once the memo was on.)
+    mutating func layoutStack(
         _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
         parentSize: Size
     ) throws(LayoutError) -> LayoutRef {
-        let key = SpecMemoKey(arena, index, range, parentSize)
-        // (In a pass, not one that places nodes: see `memoAfterRelayouts`.)
-        if let known = specMemo?[key], !(known.placesNodes && passNotes != nil) {
-            let original = records[Int(known.ref.index)]
-            records.append(Record(source: original.source, size: original.size, edgeStart: original.edgeStart,
-                                  edgeCount: original.edgeCount, isNode: original.isNode))
-            return LayoutRef(records.count - 1)
-        }
-        let start = records.count
-        let ref = try layoutStack(arena, index, record, options, range, parentSize: parentSize, consultingMemo: false)
-        guard let count = specMemo?.count else { return ref }
-        guard count < Self.memoCapacity else {
-            specMemo = nil
-            return ref
-        }
-        // Whether it places a node: any record made for it (its garbage too: at worst a stack is laid out again).
-        // (A node laid out within rewinds no further back than where its own layout began, after `start`.)
-        guard start <= records.count else { return ref }
-        var placesNodes = false
-        for r in start..<records.count where records[r].isNode {
-            placesNodes = true
-            break
-        }
-        specMemo?[key] = SpecMemoEntry(ref: ref, placesNodes: placesNodes)
-        return ref
-    }
-
-    /// Lays the stack out, or answers it from the builder's memo when that is on (`consultingMemo`: false where
-    /// the memo's own path lays it out). (One function, not a wrapper around the layout: in a debug build a
-    /// wrapper was a second stack frame per nested stack, and a 600-deep chain ran out of a test thread's stack.)
-    mutating func layoutStack(
-        _ arena: SpecArena, _ index: Int32, _ record: SpecRecord, _ options: StackOptions, _ range: SizeRange,
-        parentSize: Size, consultingMemo: Bool = true
-    ) throws(LayoutError) -> LayoutRef {
-        if consultingMemo, _slowPath(specMemo != nil) {
-            return try layoutStackRemembering(arena, index, record, options, range, parentSize: parentSize)
+        // The count of node records made before this layout, to remember it by; -1: the memo is off.
+        var nodeRecordsBefore = -1
+        if _slowPath(specMemo != nil) {
+            if let known = rememberedStack(arena, index, range, parentSize: parentSize) { return known }
+            nodeRecordsBefore = nodeRecords
         }
         try arena.validateStyle(of: record)
-        let range = arena.narrowed(record, range, parentSize: parentSize)
+        let narrowed = arena.narrowed(record, range, parentSize: parentSize)
         guard options.spacing.isFinite else {
             throw LayoutError("expected a finite number, got \(formatPoints(options.spacing))", path: "spacing")
         }
         guard options.lineSpacing.isFinite else {
             throw LayoutError("expected a finite number, got \(formatPoints(options.lineSpacing))", path: "lineSpacing")
         }
+        let ref: LayoutRef
         if record.childCount == 0 {
-            return leafSpec(arena, index, size: range.min)
+            ref = leafSpec(arena, index, size: narrowed.min)
+        } else {
+            var pass = StackPass(options: options, record: record, range: narrowed, builder: &self)
+            defer { pass.release(&self) }
+            try pass.makeItems(arena, record, &self)
+            try pass.layOutUnconstrained(arena, &self)
+            pass.collectLines(&self)
+            try pass.flexLines(arena, &self)
+            pass.computeLineCrossSizes(&self)
+            try pass.stretchLines(arena, &self)
+            let size = pass.position(&self)
+            // The children's layouts are the stack's edges, in child order (appended straight from the items:
+            // through the scratch stack, each was pushed and popped).
+            let edgeStart = Int32(truncatingIfNeeded: edges.count)
+            let items = pass.items(&self)
+            for i in 0..<Int(record.childCount) { edges.append(items[i].ref.index) }
+            ref = self.record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
+                              edgeStart: edgeStart, edgeCount: record.childCount)
         }
-        var pass = StackPass(options: options, record: record, range: range, builder: &self)
-        defer { pass.release(&self) }
-        try pass.makeItems(arena, record, &self)
-        try pass.layOutUnconstrained(arena, &self)
-        pass.collectLines(&self)
-        try pass.flexLines(arena, &self)
-        pass.computeLineCrossSizes(&self)
-        try pass.stretchLines(arena, &self)
-        let size = pass.position(&self)
-        // The children's layouts are the stack's edges, in child order (appended straight from the items: through
-        // the scratch stack, each was pushed and popped).
-        let edgeStart = Int32(truncatingIfNeeded: edges.count)
-        let items = pass.items(&self)
-        for i in 0..<Int(record.childCount) { edges.append(items[i].ref.index) }
-        return self.record(.spec(Unmanaged.passUnretained(arena), index), isNode: false, size: size,
-                           edgeStart: edgeStart, edgeCount: record.childCount)
+        if _slowPath(nodeRecordsBefore >= 0) {
+            remember(ref, arena, index, range, parentSize: parentSize, placesNodes: nodeRecords != nodeRecordsBefore)
+        }
+        return ref
+    }
+
+    /// The memo's answer for the stack, as a copy of its remembered record, or nil. (In a layout pass, not one
+    /// that places nodes: see ``memoAfterRelayouts``.)
+    @inline(never)
+    mutating func rememberedStack(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size) -> LayoutRef? {
+        guard let known = specMemo?[SpecMemoKey(arena, index, range, parentSize)], !(known.placesNodes && passNotes != nil) else {
+            return nil
+        }
+        // (A stack's record: never a node's, so the count of node records stays as it is.)
+        let original = records[Int(known.ref.index)]
+        records.append(Record(source: original.source, size: original.size, edgeStart: original.edgeStart,
+                              edgeCount: original.edgeCount, isNode: original.isNode))
+        return LayoutRef(records.count - 1)
+    }
+
+    /// Remembers the stack's layout `ref`, unless the memo was dropped meanwhile (or is full: then it is dropped).
+    /// `placesNodes`: whether any node record was made while it was laid out (its garbage too: at worst a stack
+    /// is laid out again).
+    @inline(never)
+    mutating func remember(
+        _ ref: LayoutRef, _ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size, placesNodes: Bool
+    ) {
+        guard let count = specMemo?.count else { return }
+        guard count < Self.memoCapacity else {
+            specMemo = nil
+            return
+        }
+        specMemo?[SpecMemoKey(arena, index, range, parentSize)] = SpecMemoEntry(ref: ref, placesNodes: placesNodes)
     }
 }
