@@ -155,6 +155,23 @@ public struct LayoutBuilder: ~Copyable {
     public var relayoutLimit = 1 << 20
     /// The children laid out again so far (counted against ``relayoutLimit``).
     var relayouts = 0
+    /// How many layouts laying children out again may make in one computation beyond
+    /// ``againPerLayout`` for each layout made otherwise, before the computation is refused as a
+    /// ``LayoutError/Kind/limit``: laid out once, a tree makes about one layout per element, and laying children
+    /// out again (flexed, stretched) should add a few more; stacks nested so that each level is asked for sizes
+    /// no other was add twice as many per level. The limit bounds memory as well as time: a layout record is
+    /// 64 bytes, so the default's 2^18 records are 16 MB, reached in a fraction of a second.
+    public var againLimit = 1 << 18
+    /// See ``againLimit``.
+    public static let againPerLayout = 8
+    /// Layouts recorded in this computation, those dropped by ``rewind(to:)`` included (the work done).
+    @usableFromInline var recordsMade = 0
+    /// How deep the child being laid out now is in children laid out again (0: in none).
+    var relayoutDepth = 0
+    /// ``recordsMade`` when the outermost child being laid out again began.
+    var relayoutStart = 0
+    /// Layouts made by finished outermost layouts again.
+    var recordsMadeAgain = 0
     /// After this many children laid out again in one computation, the builder remembers each layout of a stack
     /// spec by its spec, range and parent size, and answers the same layout asked again from memory (a copy of its
     /// record, which shares the sublayouts): stacks nested in flexible stacks lay each nested stack out
@@ -230,6 +247,10 @@ public struct LayoutBuilder: ~Copyable {
         stackLines.truncate(to: 0)
         counters = LayoutCounters()
         relayouts = 0
+        recordsMade = 0
+        relayoutDepth = 0
+        relayoutStart = 0
+        recordsMadeAgain = 0
         specMemo = nil
         nodeRecords = 0
         passNotes = nil
@@ -283,6 +304,7 @@ public struct LayoutBuilder: ~Copyable {
     @inlinable
     mutating func record(_ source: Source, isNode: Bool, size: Size, edgeStart: Int32, edgeCount: Int32) -> LayoutRef {
         nodeRecords &+= isNode ? 1 : 0
+        recordsMade &+= 1
         records.append(Record(source: source, size: sanitized(size), edgeStart: edgeStart, edgeCount: edgeCount, isNode: isNode))
         return LayoutRef(records.count - 1)
     }
@@ -313,6 +335,7 @@ public struct LayoutBuilder: ~Copyable {
     @inlinable
     package mutating func leaf(node: any LayoutObject, roundedSize size: Size) -> LayoutRef {
         nodeRecords &+= 1
+        recordsMade &+= 1
         records.append(Record(source: .object(UnownedObject(node)), size: size,
                               edgeStart: Int32(truncatingIfNeeded: edges.count), edgeCount: 0, isNode: true))
         return LayoutRef(records.count - 1)

@@ -93,6 +93,64 @@ extension LayoutBuilder {
 }
 
 extension LayoutBuilder {
+    /// The size spec `index` of `arena` takes in `range`, where the range fixes it without the spec being laid out,
+    /// or nil where only its layout can tell (and where its layout would fail: it is then laid out, and fails, as
+    /// usual). The size is the one its layout would record. Each kind's rule follows from its layout:
+    ///
+    /// - A stack, a relative or center spec, an absolute spec, and a corner spec that wraps its corner clamp
+    ///   their size into their range narrowed by their style: that range's size, where it is exact.
+    /// - An inset spec clamps into its range as given (its style is not applied): that range's, where exact.
+    /// - An overlay or background spec takes its content's size, laid out in the same range; a corner spec that
+    ///   does not wrap its corner, its child's in its narrowed range; a ratio spec whose narrowed range is exact,
+    ///   its child's laid out in exactly that size: the child's size, where that is fixed.
+    mutating func sizeFixedByRange(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size) -> Size? {
+        var (index, range, parentSize) = (index, range, parentSize)
+        while true {
+            let record = arena.record(index)
+            guard record.childCount > 0 else { return nil }
+            do { try arena.validateStyle(of: record) } catch { return nil }
+            var content = 0
+            switch record.kind {
+            case .stack(let options, _, _):
+                guard options.spacing.isFinite, options.lineSpacing.isFinite else { return nil }
+                return exactSize(arena.narrowed(record, range, parentSize: parentSize))
+            case .relative, .center, .absolute:
+                return exactSize(arena.narrowed(record, range, parentSize: parentSize))
+            case .inset(let insets):
+                guard Size.isValid(range.max.width), Size.isValid(range.max.height) else { return nil }
+                do { try Self.validate(insets) } catch { return nil }
+                return exactSize(range)
+            case .overlay:
+                break
+            case .background:
+                content = 1
+            case .corner(_, let offset, let wrapsCorner):
+                guard offset.x.isFinite, offset.y.isFinite else { return nil }
+                range = arena.narrowed(record, range, parentSize: parentSize)
+                if wrapsCorner { return exactSize(range) }
+                parentSize = range.max.definedParentSize
+            case .ratio(let ratio):
+                guard ratio.isFinite, ratio > 0 else { return nil }
+                range = arena.narrowed(record, range, parentSize: parentSize)
+                guard range.min == range.max else { return nil }
+                // Both candidates clamp to the range's one size; with no valid max, the child gets the range
+                // with an undefined parent size.
+                let valid = Size.isValid(range.max.width) || Size.isValid(range.max.height)
+                parentSize = valid ? range.min : Size(width: .nan, height: .nan)
+            default:
+                return nil
+            }
+            let child = arena.child(record, content)
+            guard child.isSpec else { return nil }
+            index = child.specIndex
+        }
+    }
+
+    /// The size a layout clamped into `range` records, where `range` is exact.
+    private func exactSize(_ range: SizeRange) -> Size? {
+        range.min == range.max ? sanitized(range.min) : nil
+    }
+
     /// A zero-size layout of a child that is not laid out (a stack's placeholder for a child sized by flexing
     /// alone).
     mutating func placeholder(_ arena: SpecArena, _ child: SpecChild) -> LayoutRef {

@@ -15,6 +15,9 @@ struct StackItem {
     let stretchCrossMax: Double
     var ascender: Double
     var descender: Double
+    /// The range the child was asked to fit when its layout was put off (``StackPass/layOut``): its size is
+    /// known from the range alone, and its layout is made once the stack knows it keeps it. Nil: laid out.
+    var deferredRange: SizeRange? = nil
 
     var isFlexibleBothWays: Bool { flexGrow > 0 && flexShrink > 0 }
 
@@ -187,9 +190,32 @@ struct StackPass {
         let childCrossMin = stretched ? (stretchMin != 0 ? stretchMin : crossMin) : 0
         let childCrossMax = stretched ? (stretchMax == .infinity ? crossMax : stretchMax) : crossMax
         let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
-        let ref = try builder.layoutChild(arena, child(i, in: arena), childRange, parentSize: childParent, place: "children[\(i)]")
+        let child = child(i, in: arena)
+        if child.isSpec, let size = builder.sizeFixedByRange(arena, child.specIndex, childRange, parentSize: childParent) {
+            // Its size is known without laying it out: a stack lays a child out again when it flexes or stretches
+            // it, and a nested container laid out only for its size would lay out its own children for nothing
+            // (twice per level of nesting, 2^depth in all). It is laid out once its size is final
+            // (``layOutDeferred(_:_:)``).
+            builder.stackItems[itemBase + i].ref = builder.leafSpec(arena, child.specIndex, size: size)
+            builder.stackItems[itemBase + i].size = size
+            builder.stackItems[itemBase + i].deferredRange = childRange
+            return
+        }
+        let ref = try builder.layoutChild(arena, child, childRange, parentSize: childParent, place: "children[\(i)]")
         builder.stackItems[itemBase + i].ref = ref
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
+        builder.stackItems[itemBase + i].deferredRange = nil
+    }
+
+    /// Step 6b: the children whose layout was put off (``StackItem/deferredRange``) laid out in the range they
+    /// were last given, which gives them the size they were counted at.
+    mutating func layOutDeferred(_ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
+        for i in 0..<childCount {
+            guard let range = builder.stackItems[itemBase + i].deferredRange else { continue }
+            let ref = try builder.layoutChild(arena, child(i, in: arena), range, parentSize: childParent, place: "children[\(i)]")
+            builder.stackItems[itemBase + i].ref = ref
+            builder.stackItems[itemBase + i].deferredRange = nil
+        }
     }
 
     /// ``layOut(_:mainMin:mainMax:crossMin:crossMax:_:_:)`` for a child laid out once already (flexed or
@@ -202,7 +228,29 @@ struct StackPass {
         if _slowPath(builder.relayouts > builder.relayoutLimit || builder.relayouts == builder.memoAfter) {
             try Self.countedPastThreshold(i, &builder)
         }
+        if builder.relayoutDepth == 0 { builder.relayoutStart = builder.recordsMade }
+        if _slowPath(builder.recordsMadeAgain &+ builder.recordsMade &- builder.relayoutStart > builder.againLimit) {
+            try Self.checkWorkAgain(i, &builder)
+        }
+        builder.relayoutDepth += 1
+        defer {
+            builder.relayoutDepth -= 1
+            if builder.relayoutDepth == 0 { builder.recordsMadeAgain += builder.recordsMade - builder.relayoutStart }
+        }
         try layOut(i, mainMin: mainMin, mainMax: mainMax, crossMin: crossMin, crossMax: crossMax, arena, &builder)
+    }
+
+    /// Refuses the computation where laying children out again made more layouts than the builder allows
+    /// (``LayoutBuilder/againLimit`` beyond ``LayoutBuilder/againPerLayout`` per layout made otherwise).
+    @inline(never)
+    static func checkWorkAgain(_ i: Int, _ builder: inout LayoutBuilder) throws(LayoutError) {
+        let again = builder.recordsMadeAgain + builder.recordsMade - builder.relayoutStart
+        let once = builder.recordsMade - again
+        let allowed = builder.againLimit.addingReportingOverflow(LayoutBuilder.againPerLayout.multipliedReportingOverflow(by: once).partialValue)
+        guard again > allowed.partialValue, !allowed.overflow else { return }
+        throw LayoutError(
+            "laying children out again made \(again) layouts, more than the limit of \(builder.againLimit) + \(LayoutBuilder.againPerLayout) for each of the \(once) made once: stacks nested in flexible stacks are asked for new sizes at every level",
+            path: "children[\(i)]", kind: .limit)
     }
 
     /// Where the children laid out again reach one of the builder's thresholds: the memo of spec layouts starts

@@ -128,6 +128,7 @@ extension LayoutBuilder {
             try pass.flexLines(arena, &self)
             pass.computeLineCrossSizes(&self)
             try pass.stretchLines(arena, &self)
+            try pass.layOutDeferred(arena, &self)
             let size = pass.position(&self)
             // The children's layouts are the stack's edges, in child order (appended straight from the items:
             // through the scratch stack, each was pushed and popped).
