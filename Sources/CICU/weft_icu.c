@@ -40,12 +40,11 @@ void weft_bidi_set_paragraph(WeftBidi *bidi, const uint16_t *text, int32_t lengt
     *status = error;
 }
 
-int32_t weft_bidi_run_end(WeftBidi *bidi, int32_t start, uint8_t *level) {
-    int32_t limit = start;
-    UBiDiLevel found = 0;
-    ubidi_getLogicalRun((UBiDi *)bidi, start, &limit, &found);
-    *level = found;
-    return limit;
+const uint8_t *weft_bidi_levels(WeftBidi *bidi, int32_t *status) {
+    UErrorCode error = U_ZERO_ERROR;
+    const UBiDiLevel *levels = ubidi_getLevels((UBiDi *)bidi, &error);
+    *status = error;
+    return U_SUCCESS(error) ? levels : NULL;
 }
 
 int weft_has_emoji_presentation(int32_t c) { return u_hasBinaryProperty(c, UCHAR_EMOJI_PRESENTATION); }

@@ -62,23 +62,29 @@ struct Itemizer {
         return segments
     }
 
-    /// The segments of any text; `bidi` holds the text's bidi levels when `hasBidi`.
-    mutating func segments(bidi: OpaquePointer?) -> [Segment] {
+    /// The segments of any text; `levels` holds each unit's bidi level, or nil when the text is all left to
+    /// right.
+    mutating func segments(levels: LevelRuns?) -> [Segment] {
         let count = units.count
         var segments: [Segment] = []
         var run = 0
-        var bidiEnd = 0
+        var bidi = levels
+        // The end of the level run holding `i`, and its level.
+        var bidiEnd = count
         var level: UInt8 = 0
         var lastScript = firstScript()
         var i = 0
         while i < count {
             while runs[run].range.upperBound <= i { run += 1 }
-            if let bidi, i >= bidiEnd { bidiEnd = Int(weft_bidi_run_end(bidi, Int32(i), &level)) }
+            if var walk = bidi, i >= walk.end {
+                walk.advance(to: i)
+                (bidi, bidiEnd, level) = (walk, walk.end, walk.level)
+            }
             // Latin letters and ASCII (one cluster each) that continue a Latin segment in the run's own face: one
             // sweep. (ASCII punctuation is Common, which takes the Latin before it.)
             if lastScript == Self.latin, let last = segments.last, Int(last.end) == i, Int(last.styleRun) == run,
                Int(last.face) == primaries[run], last.script == Self.latin, last.isRightToLeft == (level & 1 == 1) {
-                let limit = min(runs[run].range.upperBound, bidi == nil ? count : bidiEnd)
+                let limit = min(runs[run].range.upperBound, bidiEnd)
                 let font = primaryFonts[run]
                 var end = i
                 while end < limit, Self.isLatinOrASCII(units[end]), flags[end + 1] & UnitFlags.graphemeStart != 0,
@@ -238,6 +244,32 @@ struct Itemizer {
         let chain = registry.fallbackChain(for: FontScript(tag: script), weight: style.weight, isItalic: style.isItalic)
         chains[key] = chain
         return chain
+    }
+}
+
+/// The bidi level runs of a text (maximal spans of one level), walked forward once: however often and
+/// wherever the walk is asked for the run holding an offset, each unit's level is read at most once.
+struct LevelRuns {
+    let levels: UnsafeBufferPointer<UInt8>
+    /// The end of the run holding the last offset asked for, and its level.
+    private(set) var end = 0
+    private(set) var level: UInt8 = 0
+    /// The levels read so far: the walk's work.
+    private(set) var reads = 0
+
+    init(_ levels: UnsafeBufferPointer<UInt8>) {
+        self.levels = levels
+    }
+
+    /// Moves to the run holding `offset`, which is at or after the current run's end.
+    mutating func advance(to offset: Int) {
+        level = levels[offset]
+        end = offset + 1
+        reads += 1
+        while end < levels.count && levels[end] == level {
+            end += 1
+            reads += 1
+        }
     }
 }
 

@@ -26,14 +26,15 @@ enum Shaper {
         var itemizer = try Itemizer(units: units, flags: scan.flags, runs: runs, registry: registry)
         var segments = scan.isASCII ? itemizer.asciiSegments() : nil
         if segments == nil {
-            var bidi: OpaquePointer?
+            var levels: LevelRuns?
             if scan.mayHaveRightToLeft {
                 var status: Int32 = 0
                 weft_bidi_set_paragraph(scratch.bidi, units.baseAddress, Int32(units.count), &status)
-                guard status <= 0 else { throw TextAnalysis.icuFailure("bidi levels", status) }
-                bidi = scratch.bidi
+                let found = status <= 0 ? weft_bidi_levels(scratch.bidi, &status) : nil
+                guard status <= 0, let found else { throw TextAnalysis.icuFailure("bidi levels", status) }
+                levels = LevelRuns(UnsafeBufferPointer(start: found, count: units.count))
             }
-            segments = itemizer.segments(bidi: bidi)
+            segments = itemizer.segments(levels: levels)
         }
         let shaped = segments ?? []
         let graphemes = TextAnalysis.graphemeCounts(scan.flags)

@@ -27,8 +27,10 @@ WeftBidi *weft_bidi_open(void);
 void weft_bidi_close(WeftBidi *bidi);
 /// Runs the bidi algorithm over a paragraph whose base direction comes from its first strong character.
 void weft_bidi_set_paragraph(WeftBidi *bidi, const uint16_t *text, int32_t length, int32_t *status);
-/// The end of the level run that starts at `start`, and its level in `level`.
-int32_t weft_bidi_run_end(WeftBidi *bidi, int32_t start, uint8_t *level);
+/// The resolved level of each unit of the paragraph (rule L1 applied), or NULL on failure: ICU's memory,
+/// valid until the next weft_bidi_set_paragraph on `bidi`. One array, so that walking the level runs is one
+/// pass (ubidi_getLogicalRun searches the runs from the first on every call).
+const uint8_t *weft_bidi_levels(WeftBidi *bidi, int32_t *status);
 
 int weft_has_emoji_presentation(int32_t c);
 int weft_is_extended_pictographic(int32_t c);
