@@ -11,12 +11,16 @@ enum FontDirectory {
     /// The extensions of font files HarfBuzz and FreeType read, lowercased.
     static let extensions: Set<String> = ["ttf", "otf", "ttc", "otc"]
 
-    /// The font files under `path`, sorted; an error when `path` is not a readable directory or holds none.
-    static func fontFiles(under path: String) throws(TextError) -> [String] {
+    /// The font files under `path`, sorted, and the entries with a font file's name that are skipped (sorted):
+    /// those that are not regular files (named pipes, devices, sockets, links to them) or are larger than
+    /// ``FontFile/maximumSize``, each as an error naming it. An error when `path` is not a readable directory
+    /// or holds no font file.
+    static func fontFiles(under path: String) throws(TextError) -> (files: [String], skipped: [TextError]) {
         guard isDirectory(path) else {
             throw TextError("not a directory", path: path, kind: .font)
         }
         var files: [String] = []
+        var skipped: [TextError] = []
         var pending = [path]
         var visited = 0
         while let directory = pending.popLast() {
@@ -34,17 +38,26 @@ enum FontDirectory {
                 }
                 if name == "." || name == ".." { continue }
                 let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-                if isDirectory(full) {
+                var info = stat()
+                let found = stat(full, &info) == 0
+                if found && (info.st_mode & S_IFMT) == S_IFDIR {
                     if !isLink(full) { pending.append(full) }
                 } else if let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) {
-                    files.append(full)
+                    // An entry that stat cannot read (a dangling link) is listed: opening it says why it fails.
+                    if found, let problem = FontFile.problem(with: info, path: full) {
+                        skipped.append(problem)
+                    } else {
+                        files.append(full)
+                    }
                 }
             }
         }
+        skipped.sort { $0.path < $1.path }
         guard !files.isEmpty else {
-            throw TextError("no font files (.ttf, .otf, .ttc, .otc) in the directory", path: path, kind: .font)
+            let more = skipped.first.map { " (\(skipped.count) skipped; the first: \($0))" } ?? ""
+            throw TextError("no font files (.ttf, .otf, .ttc, .otc) in the directory\(more)", path: path, kind: .font)
         }
-        return files.sorted()
+        return (files.sorted(), skipped)
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -1,4 +1,11 @@
 internal import CFreeType
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads the faces of a font file with FreeType: which faces a file (or collection) holds, their family,
 /// style, weight and slant, and whether FreeType accepts the file at all.
@@ -16,28 +23,72 @@ enum FontFile {
         var index: Int
     }
 
-    /// The faces of the font file at `path` (one, or each face of a TTC/OTC collection).
-    static func faces(at path: String) throws(TextError) -> [FaceInfo] {
+    /// The largest font file opened: 256 MiB. The largest fonts in use, pan-CJK collections, are tens of
+    /// megabytes (Debian's Noto Serif CJK Bold: 27 MB); the bound leaves room for collections of every weight
+    /// while keeping what one file can make FreeType and HarfBuzz walk bounded.
+    static let maximumSize = 256 << 20
+
+    /// Why the file at `path`, which `info` describes, cannot be a font file (not a regular file, or larger
+    /// than ``maximumSize``), or nil when it can.
+    static func problem(with info: stat, path: String) -> TextError? {
+        let reason: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            guard Int(info.st_size) > maximumSize else { return nil }
+            return TextError("the file has \(info.st_size) bytes, more than the limit of \(maximumSize) for a font file",
+                             path: path, kind: .limit)
+        case S_IFIFO: reason = "a named pipe"
+        case S_IFCHR, S_IFBLK: reason = "a device"
+        case S_IFSOCK: reason = "a socket"
+        case S_IFDIR: reason = "a directory"
+        default: reason = "something else"
+        }
+        return TextError("not a regular file: \(reason)", path: path, kind: .font)
+    }
+
+    /// Calls `body` with a path that names the font file at `path` only if it is a regular file no larger than
+    /// ``maximumSize``: the file is opened without blocking (a named pipe would block FreeType for ever) and
+    /// checked through its descriptor, and `body` gets `/dev/fd/N`, the checked file itself, so that nothing
+    /// can be swapped in between. (Where `/dev/fd` does not name the descriptor's file, `body` gets `path`.)
+    static func withChecked<R>(_ path: String, _ body: (String) throws(TextError) -> R) throws(TextError) -> R {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw TextError("cannot load the font: cannot open the file", path: path, kind: .font)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw TextError("cannot load the font: cannot read the file", path: path, kind: .font)
+        }
+        if let problem = problem(with: info, path: path) { throw problem }
+        let alias = "/dev/fd/\(descriptor)"
+        var aliased = stat()
+        let same = stat(alias, &aliased) == 0 && aliased.st_dev == info.st_dev && aliased.st_ino == info.st_ino
+        return try body(same ? alias : path)
+    }
+
+    /// The faces of the font file at `source` (one, or each face of a TTC/OTC collection); errors name `path`.
+    static func faces(at source: String, path: String) throws(TextError) -> [FaceInfo] {
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else {
             throw TextError("FreeType could not start", path: path, kind: .font)
         }
         defer { FT_Done_FreeType(library) }
-        let first = try open(library, path, index: 0)
+        let first = try openFace(library, source, index: 0, path: path)
         let count = max(1, Int(first.pointee.num_faces))
         var faces = [info(of: first, index: 0, path: path)]
         FT_Done_Face(first)
         for index in 1..<count {
-            let face = try open(library, path, index: index)
+            let face = try openFace(library, source, index: index, path: path)
             faces.append(info(of: face, index: index, path: path))
             FT_Done_Face(face)
         }
         return faces
     }
 
-    private static func open(_ library: FT_Library, _ path: String, index: Int) throws(TextError) -> FT_Face {
+    private static func openFace(_ library: FT_Library, _ source: String, index: Int, path: String) throws(TextError) -> FT_Face {
         var face: FT_Face?
-        let error = FT_New_Face(library, path, FT_Long(index), &face)
+        let error = FT_New_Face(library, source, FT_Long(index), &face)
         guard error == 0, let face else {
             throw TextError("cannot load the font: \(describe(error))", path: path, kind: .font)
         }

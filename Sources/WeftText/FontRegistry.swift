@@ -43,11 +43,15 @@ public struct FontRegistry: Sendable {
     }
 
     /// Registers every face of the font file at `path` (TTF, OTF, or a TTC/OTC collection) and returns them.
-    /// A face already registered from the same file is not added again.
+    /// A face already registered from the same file is not added again. Only a regular file of at most
+    /// 256 MiB is opened (``FontFile/maximumSize``); anything else (a named pipe, a device) is an error
+    /// naming it, never a wait.
     @discardableResult
     public mutating func register(file path: String) throws(TextError) -> [FontFace] {
-        let infos = try FontFile.faces(at: path)
-        let fonts = try ShapingFont.open(path: path, indices: infos.map(\.index))
+        let (infos, fonts) = try FontFile.withChecked(path) { (source) throws(TextError) in
+            let infos = try FontFile.faces(at: source, path: path)
+            return (infos, try ShapingFont.open(source: source, path: path, indices: infos.map(\.index)))
+        }
         var added: [FontFace] = []
         for (info, font) in zip(infos, fonts) {
             let face = FontFace(family: info.family, styleName: info.styleName, weight: info.weight, isItalic: info.isItalic,
@@ -63,14 +67,18 @@ public struct FontRegistry: Sendable {
     }
 
     /// Registers every font file (`.ttf`, `.otf`, `.ttc`, `.otc`) in the directory at `path` and below it, in
-    /// path order. A file that cannot be read is an error naming it, and then nothing is registered.
+    /// path order. An entry with a font file's name that is not a regular file (a named pipe, a device, a
+    /// socket, a link to one) or is larger than 256 MiB is skipped: `skipped` gets an error naming it, in path
+    /// order, and the rest are registered. A font file that cannot be read or is not a font is an error naming
+    /// it, and then nothing is registered.
     @discardableResult
-    public mutating func register(directory path: String) throws(TextError) -> [FontFace] {
-        let files = try FontDirectory.fontFiles(under: path)
+    public mutating func register(directory path: String, skipped: (TextError) -> Void) throws(TextError) -> [FontFace] {
+        let (files, skippedEntries) = try FontDirectory.fontFiles(under: path)
         var copy = self
         var added: [FontFace] = []
         for file in files { added += try copy.register(file: file) }
         self = copy
+        skippedEntries.forEach(skipped)
         return added
     }
 

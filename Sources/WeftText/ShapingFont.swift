@@ -59,9 +59,10 @@ final class ShapingFont: @unchecked Sendable {
         return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0
     }
 
-    /// The faces of the font file at `path`, mapped once and shared by the faces of a collection.
-    static func open(path: String, indices: [Int]) throws(TextError) -> [ShapingFont] {
-        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+    /// The faces of the font file at `source`, mapped once and shared by the faces of a collection; errors
+    /// name `path`.
+    static func open(source: String, path: String, indices: [Int]) throws(TextError) -> [ShapingFont] {
+        guard let blob = hb_blob_create_from_file_or_fail(source) else {
             throw TextError("cannot map the font file", path: path, kind: .font)
         }
         defer { hb_blob_destroy(blob) }

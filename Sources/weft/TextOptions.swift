@@ -18,7 +18,8 @@ enum TextMetrics: String, CaseIterable, CheckedArgument {
 /// `fonts` without font directories is ``TextNode/standardMeasurer`` (its error, if the standard fonts are
 /// missing, is reported by the first text leaf). With directories, their fonts are added to the standard
 /// registry (or, without the standard fonts, make the registry alone; its default family is the first one
-/// registered). `fixed` takes no font directories.
+/// registered). An entry of a directory that is not a regular file, or is too large to be a font, is skipped
+/// with a warning on standard error naming it. `fixed` takes no font directories.
 func textMeasurer(_ metrics: TextMetrics, fontDirectories: [String]) throws -> any TextMeasurer {
     switch metrics {
     case .fixed:
@@ -31,7 +32,9 @@ func textMeasurer(_ metrics: TextMetrics, fontDirectories: [String]) throws -> a
         var registry = (try? FontRegistry.standard()) ?? FontRegistry()
         for directory in fontDirectories {
             do throws(TextError) {
-                try registry.register(directory: directory)
+                try registry.register(directory: directory) { skipped in
+                    printError("weft: warning: --font-dir \(directory): \(skipped.path): \(skipped.reason); skipped")
+                }
             } catch {
                 let place = error.path == directory ? "" : " \(error.path):"
                 throw InputError(description: "--font-dir \(directory):\(place) \(error.reason)")

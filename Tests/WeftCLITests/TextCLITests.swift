@@ -38,6 +38,21 @@ struct TextCLITests {
         #expect(both.stdout == "{\n  \"t\": [0, 0, 44, 27.5]\n}\n")
     }
 
+    @Test("--font-dir skips a named pipe posing as a font with a warning naming it, and lays out")
+    func fontDirectoryWithPipe() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weft-cli-fonts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Self.dejaVu + "/DejaVuSansMono.ttf", toPath: directory.appendingPathComponent("mono.ttf").path)
+        let pipe = directory.appendingPathComponent("x.ttf").path
+        try #require(mkfifo(pipe, 0o600) == 0)
+        let result = try Weft.run(["layout", "-", "--format", "flat", "--font-dir", directory.path], stdin: Self.mono)
+        #expect(result.status == 0)
+        #expect(result.stderr == "weft: warning: --font-dir \(directory.path): \(pipe): not a regular file: a named pipe; skipped\n")
+        // DejaVu Sans Mono from mono.ttf, as in `fontDirectory`.
+        #expect(result.stdout == "{\n  \"m\": [0, 0, 49.5, 24]\n}\n")
+    }
+
     @Test("Bad text options and text input exit with status 2 and one line")
     func badInput() throws {
         let cases: [([String], String, String)] = [
