@@ -11,8 +11,10 @@
 /// cluster no registered face covers is measured with the run's face's missing-glyph advance.
 ///
 /// Limits: a text longer than ``maximumLength`` UTF-16 code units is refused with a `.limit` error (work and
-/// memory are linear in the length: about 15 bytes per code unit while measuring). Paragraphs over an
-/// eighth of a cache shard are measured but not kept.
+/// memory are linear in the length: about 15 bytes per code unit while measuring), and so is a grapheme
+/// cluster longer than 1,024 code units (a base with that many combining marks; see
+/// ``TextAnalysis/maximumClusterLength``), naming its offset. Paragraphs over an eighth of a cache shard are
+/// measured but not kept.
 public struct FontMeasurer: TextMeasurer {
     public let registry: FontRegistry
     /// The longest text measured, in UTF-16 code units.

@@ -112,7 +112,15 @@ enum TextAnalysis {
         }
     }
 
-    /// Marks the offsets where grapheme clusters start (and the end).
+    /// The longest grapheme cluster shaped, in UTF-16 code units. HarfBuzz's work on one cluster grows
+    /// faster than its length (a base with 512K combining marks took 4.8 s) and a cluster cannot be cut into
+    /// chunks, so longer ones are refused. Unicode's Stream-Safe Text Format (UAX #15) caps a run of
+    /// non-starters at 30; the longest emoji sequences (RGI ZWJ and tag sequences) are under 40 units. 1,024
+    /// leaves room for any text written by hand many times over.
+    static let maximumClusterLength = 1024
+
+    /// Marks the offsets where grapheme clusters start (and the end); a `.limit` error naming the offset of
+    /// the first cluster longer than ``maximumClusterLength``.
     static func markGraphemes(_ units: UnsafeBufferPointer<UInt16>, _ scan: inout Scan, scratch: ShapingScratch) throws(TextError) {
         let count = units.count
         scan.flags[count] |= UnitFlags.graphemeStart
@@ -125,10 +133,17 @@ enum TextAnalysis {
         var status: Int32 = 0
         weft_break_set_text(scratch.graphemes, units.baseAddress, Int32(count), &status)
         guard status <= 0 else { throw icuFailure("grapheme clusters", status) }
-        var boundary = weft_break_first(scratch.graphemes)
-        while boundary >= 0 && Int(boundary) < count {
-            scan.flags[Int(boundary)] |= UnitFlags.graphemeStart
-            boundary = weft_break_next(scratch.graphemes)
+        var start = 0
+        var boundary = Int(weft_break_first(scratch.graphemes))
+        while boundary >= 0 && boundary <= count {
+            guard boundary - start <= maximumClusterLength else {
+                throw TextError("the grapheme cluster at UTF-16 offset \(start) has \(boundary - start) code units, more than "
+                                + "the limit of \(maximumClusterLength)", path: "string", kind: .limit)
+            }
+            if boundary == count { return }
+            scan.flags[boundary] |= UnitFlags.graphemeStart
+            start = boundary
+            boundary = Int(weft_break_next(scratch.graphemes))
         }
     }
 

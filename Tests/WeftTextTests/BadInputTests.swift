@@ -73,6 +73,22 @@ struct BadInputTests {
         }
     }
 
+    @Test("A grapheme cluster over 1,024 code units is refused, naming its offset")
+    func longCluster() throws {
+        // "ab " then e with 1,024 acute accents (each one code unit): a cluster of 1,025 units at offset 3.
+        let text = "ab " + "e" + String(repeating: "\u{301}", count: 1024) + " cd"
+        #expect(throws: TextError("the grapheme cluster at UTF-16 offset 3 has 1025 code units, more than the limit of 1024",
+                                  path: "string", kind: .limit)) {
+            try FontMeasurer(registry: Support.measurer.registry).measure(text)
+        }
+        // Marks beyond the limit are refused whatever base they follow: 512K of them after one letter.
+        let many = "x" + String(repeating: "\u{300}", count: 512 * 1024)
+        #expect(throws: TextError("the grapheme cluster at UTF-16 offset 0 has 524289 code units, more than the limit of 1024",
+                                  path: "string", kind: .limit)) {
+            try FontMeasurer(registry: Support.measurer.registry).measure(many)
+        }
+    }
+
     @Test("A long text is measured whole: chunked shaping gives the sum of its parts")
     func longText() throws {
         // 60,000 words shaped in chunks of at most 4,096 code units, cut at spaces: no kerning with spaces in
@@ -83,9 +99,10 @@ struct BadInputTests {
         #expect(close(layout.width, 60_000 * word + 59_999 * noto.advance(" ", size: 10), 1e-9))
     }
 
-    @Test("Controls, a huge grapheme cluster and a lone combining mark measure without trouble")
+    @Test("Controls, a grapheme cluster at the length limit and a lone combining mark measure without trouble")
     func oddText() throws {
-        let marks = "e" + String(repeating: "\u{301}", count: 20_000)
+        // e and 1,023 acute accents: one cluster of 1,024 code units, the most accepted, is one line at any width.
+        let marks = "e" + String(repeating: "\u{301}", count: 1023)
         #expect(try Support.measurer.measure(marks, width: 1).lines.count == 1)
         #expect(try Support.measurer.measure("\u{0}\u{1}\u{7F}\u{301}").lines.count == 1)
         #expect(try Support.measurer.measure("\u{200D}\u{FE0F}\u{1F3FD}").lines.count == 1)
