@@ -8,8 +8,9 @@ import WeftText
 ///   Neither: no text (0 x 0).
 /// - Style members, on the leaf (for `text`, and as the default of every run) and on each run: `fontFamily`
 ///   (a registered family or alias, case-insensitive; default: the registry's default family), `fontSize`
-///   (> 0, default 14), `fontWeight` (a whole number from 1 to 1000, default 400), `italic` (false),
-///   `letterSpacing` (points, default 0), `lineHeight` (> 0; default: the font's).
+///   (points, from 0.01 to 10,000: ``TextStyle/sizeRange``; default 14), `fontWeight` (a whole number from 1
+///   to 1000, default 400), `italic` (false), `letterSpacing` (points, default 0), `lineHeight` (> 0;
+///   default: the font's).
 /// - Paragraph members, on the leaf: `maximumNumberOfLines` (a whole number >= 0, 0: no limit), `truncation`
 ///   (`tail` or `clip`), `truncationToken` (default "…", no line breaks), `wrapping` (`word` or `character`).
 ///
@@ -89,7 +90,11 @@ struct TextLeafDecoder: LeafDecoder {
             style.family = family
         }
         if let size = try m.number("fontSize") {
-            guard size > 0 else { throw LayoutError("expected a number > 0, got \(formatPoints(size))", path: m.path("fontSize")) }
+            guard TextStyle.sizeRange.contains(size) else {
+                let range = TextStyle.sizeRange
+                throw LayoutError("expected a number from \(formatPoints(range.lowerBound)) to \(formatPoints(range.upperBound)), "
+                                  + "got \(formatPoints(size))", path: m.path("fontSize"))
+            }
             style.size = size
         }
         if let weight = try m.number("fontWeight") {

@@ -2,7 +2,7 @@
 public struct TextStyle: Hashable, Sendable {
     /// The font family (`"Noto Sans"`), or nil for the registry's default family. Case does not matter.
     public var family: String?
-    /// The font size in points (> 0).
+    /// The font size in points, in ``sizeRange``.
     public var size: Double
     /// The weight, as in CSS and OpenType: 100 thin, 400 regular, 700 bold (1...1000). The registered face
     /// nearest to it is used (CSS's font matching); weights are never synthesized.
@@ -18,6 +18,14 @@ public struct TextStyle: Hashable, Sendable {
     /// OpenType features to set or clear (`FontFeature("liga", 0)`), after HarfBuzz's defaults.
     public var features: [FontFeature]
 
+    /// The font sizes accepted, in points. Glyphs are shaped in font units and scaled by the size in
+    /// Doubles, so neither HarfBuzz nor FreeType bounds it; the bounds keep sizes where layout means
+    /// something. Below 0.01 pt a line is under a pixel at any scale up to 100 (screens are 1 to 4), and rounds
+    /// to nothing; 10,000 pt (3.5 m) is beyond any screen or poster, and at it the longest text (2^20 units,
+    /// ``FontMeasurer/defaultMaximumLength``) at the largest scale (10,000) stays under 2^53 pixels, where a
+    /// Double still holds whole pixels exactly.
+    public static let sizeRange: ClosedRange<Double> = 0.01...10_000
+
     public init(family: String? = nil, size: Double = 14, weight: Int = 400, isItalic: Bool = false,
                 letterSpacing: Double = 0, lineHeight: Double? = nil, features: [FontFeature] = []) {
         self.family = family
@@ -31,8 +39,9 @@ public struct TextStyle: Hashable, Sendable {
 
     /// The first problem with these attributes, as an error whose path starts at `path`; nil when usable.
     public func problem(at path: String = "style") -> TextError? {
-        if !(size.isFinite && size > 0) {
-            return TextError("expected a number > 0, got \(TextError.number(size))", path: path + ".size")
+        if !Self.sizeRange.contains(size) {
+            return TextError("expected a number from \(TextError.number(Self.sizeRange.lowerBound)) to "
+                             + "\(TextError.number(Self.sizeRange.upperBound)), got \(TextError.number(size))", path: path + ".size")
         }
         if !(1...1000).contains(weight) {
             return TextError("expected a whole number from 1 to 1000, got \(weight)", path: path + ".weight")

@@ -53,6 +53,19 @@ struct TextCLITests {
         #expect(result.stdout == "{\n  \"m\": [0, 0, 49.5, 24]\n}\n")
     }
 
+    @Test("Font sizes outside 0.01 to 10,000 points are refused at the element's fontSize")
+    func fontSizes() throws {
+        for (size, shown) in [("1e300", "1e+300"), ("1e-300", "1e-300"), ("0.001", "0.001"), ("10001", "10001")] {
+            let document = #"{"type": "stack", "children": [{"type": "text", "id": "t", "text": "Weft", "fontSize": "# + size + "}]}"
+            let result = try Weft.run(["layout", "-"], stdin: document)
+            #expect(result.status == 2)
+            #expect(result.stderr == "weft: root.children[0].fontSize: expected a number from 0.01 to 10000, got \(shown)\n")
+        }
+        let runs = #"{"type": "text", "runs": [{"text": "a"}, {"text": "b", "fontSize": 20000}]}"#
+        #expect(try Weft.run(["layout", "-"], stdin: runs).stderr
+            == "weft: root.runs[1].fontSize: expected a number from 0.01 to 10000, got 20000\n")
+    }
+
     @Test("Bad text options and text input exit with status 2 and one line")
     func badInput() throws {
         let cases: [([String], String, String)] = [
@@ -60,7 +73,7 @@ struct TextCLITests {
             (["--font-dir", "Sources"], Self.weft, "--font-dir Sources: no font files (.ttf, .otf, .ttc, .otc) in the directory"),
             (["--font-dir", Self.dejaVu, "--text-metrics", "fixed"], Self.weft, "--font-dir: fonts are not used with --text-metrics fixed"),
             (["--text-metrics", "serif"], Self.weft, #"--text-metrics: expected one of fonts, fixed, got "serif""#),
-            ([], #"{"type": "text", "text": "a", "fontSize": -2}"#, "root.fontSize: expected a number > 0, got -2"),
+            ([], #"{"type": "text", "text": "a", "fontSize": -2}"#, "root.fontSize: expected a number from 0.01 to 10000, got -2"),
             ([], #"{"type": "text", "runs": [{"text": "a", "fontWeight": 1200}]}"#,
              "root.runs[0].fontWeight: expected a whole number from 1 to 1000, got 1200"),
             ([], #"{"type": "text", "text": "\udc00"}"#, #"root.text: malformed JSON at line 1, column 33: unpaired surrogate \udc00"#),

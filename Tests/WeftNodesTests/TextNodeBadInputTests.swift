@@ -41,8 +41,8 @@ struct TextNodeBadInputTests {
         for measurer in [try smallMeasurer() as any TextMeasurer, FixedMetricsMeasurer()] {
             let node = TextNode(text: "a", measurer: measurer)
             node.textStyle = TextStyle(size: 0)
-            #expect(node.textProblem == TextError("expected a number > 0, got 0", path: "runs[0].style.size"))
-            #expect(throws: LayoutError("text cannot be measured: runs[0].style.size: expected a number > 0, got 0",
+            #expect(node.textProblem == TextError("expected a number from 0.01 to 10000, got 0", path: "runs[0].style.size"))
+            #expect(throws: LayoutError("text cannot be measured: runs[0].style.size: expected a number from 0.01 to 10000, got 0",
                                         path: "root")) {
                 try node.layoutThatFits(range)
             }

@@ -48,7 +48,7 @@ struct TextNodeOutputTests {
         #expect(cutCaption == "1 line, truncated")
         // A text that cannot be measured draws nothing and says why.
         let bad = TextNode(text: "a", textStyle: TextStyle(size: -1))
-        #expect(bad.svgContent(in: Rect(x: 0, y: 0, width: 10, height: 10)) == ("", "cannot be measured: runs[0].style.size: expected a number > 0, got -1"))
+        #expect(bad.svgContent(in: Rect(x: 0, y: 0, width: 10, height: 10)) == ("", "cannot be measured: runs[0].style.size: expected a number from 0.01 to 10000, got -1"))
     }
 }
 

@@ -9,10 +9,13 @@ struct BadInputTests {
     @Test("Sizes, weights, spacing, line heights and features are checked, with their run's path")
     func styles() throws {
         let cases: [(TextStyle, TextError)] = [
-            (TextStyle(size: 0), TextError("expected a number > 0, got 0", path: "runs[0].style.size")),
-            (TextStyle(size: -3), TextError("expected a number > 0, got -3", path: "runs[0].style.size")),
-            (TextStyle(size: .nan), TextError("expected a number > 0, got nan", path: "runs[0].style.size")),
-            (TextStyle(size: .infinity), TextError("expected a number > 0, got inf", path: "runs[0].style.size")),
+            (TextStyle(size: 0), TextError("expected a number from 0.01 to 10000, got 0", path: "runs[0].style.size")),
+            (TextStyle(size: -3), TextError("expected a number from 0.01 to 10000, got -3", path: "runs[0].style.size")),
+            (TextStyle(size: .nan), TextError("expected a number from 0.01 to 10000, got nan", path: "runs[0].style.size")),
+            (TextStyle(size: .infinity), TextError("expected a number from 0.01 to 10000, got inf", path: "runs[0].style.size")),
+            (TextStyle(size: 1e300), TextError("expected a number from 0.01 to 10000, got 1e+300", path: "runs[0].style.size")),
+            (TextStyle(size: 1e-300), TextError("expected a number from 0.01 to 10000, got 1e-300", path: "runs[0].style.size")),
+            (TextStyle(size: 10_000.5), TextError("expected a number from 0.01 to 10000, got 10000.5", path: "runs[0].style.size")),
             (TextStyle(weight: 0), TextError("expected a whole number from 1 to 1000, got 0", path: "runs[0].style.weight")),
             (TextStyle(letterSpacing: .nan), TextError("expected a finite number, got nan", path: "runs[0].style.letterSpacing")),
             (TextStyle(lineHeight: 0), TextError("expected a number > 0, got 0", path: "runs[0].style.lineHeight")),
@@ -25,7 +28,7 @@ struct BadInputTests {
                 #expect(throws: error.within("runs[0].")) { try measurer.lineMetrics(for: style) }
             }
             let second = AttributedText([("a", TextStyle()), ("b", TextStyle(size: -1))])
-            #expect(throws: TextError("expected a number > 0, got -1", path: "runs[1].style.size")) {
+            #expect(throws: TextError("expected a number from 0.01 to 10000, got -1", path: "runs[1].style.size")) {
                 try measurer.measure(second, constraints: TextConstraints())
             }
         }
@@ -87,6 +90,16 @@ struct BadInputTests {
                                   path: "string", kind: .limit)) {
             try FontMeasurer(registry: Support.measurer.registry).measure(many)
         }
+    }
+
+    @Test("The smallest and largest font sizes are measured in proportion")
+    func sizeBounds() throws {
+        // Widths scale with the size: 10,000 pt is 1,000 times 10 pt, 0.01 pt a thousandth of it.
+        let ten = try Support.measurer.measure("Weft", style: TextStyle(size: 10)).width
+        let largest = try Support.measurer.measure("Weft", style: TextStyle(size: 10_000)).width
+        let smallest = try Support.measurer.measure("Weft", style: TextStyle(size: 0.01)).width
+        #expect(ten > 0)
+        #expect(close(largest, ten * 1000, 1e-9) && close(smallest, ten / 1000, 1e-9))
     }
 
     @Test("A long text is measured whole: chunked shaping gives the sum of its parts")
