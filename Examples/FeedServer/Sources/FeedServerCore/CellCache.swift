@@ -41,7 +41,9 @@ public struct CellKey: Hashable, Sendable {
 }
 
 /// A cell's rendered output, with the number of elements it holds (a hit still counts towards a request's
-/// element limit, so that an answer never depends on what happens to be cached).
+/// element limit, so that an answer never depends on what happens to be cached). The count is at most the
+/// JSON objects of the cell's text, also when read from the shared cache (``CellEntry``), so a request's
+/// counts add up to less than its body's length.
 public struct CachedCell: Sendable, Equatable {
     public var output: String
     public var elementCount: Int

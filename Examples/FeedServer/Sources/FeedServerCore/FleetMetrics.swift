@@ -11,7 +11,8 @@ import Prometheus
 ///   `connection` (refused, closed, reset), `protocol` (a bad reply), `circuit_open` (not asked: Redis is
 ///   resting after repeated failures), `error` (a Redis error reply).
 /// - `weft_cache_l2_corrupt_total{reason}`: entries read but not used (``CellEntry/Problem``: `header`,
-///   `version`, `truncated`, `checksum`, `key`); the cell is laid out again and its entry rewritten.
+///   `version`, `truncated`, `checksum`, `key`, `elements`, `output`); the cell is laid out again and its
+///   entry rewritten.
 /// - `weft_redis_duration_seconds{op}`: a histogram of the time from sending a batch to its answer (answered
 ///   ones only), 50 µs to 100 ms.
 /// - `weft_layout_duration_seconds`: a histogram of the layout time of each request that laid out cells: its

@@ -8,9 +8,9 @@ import NIOCore
 ///   `GET`s); a usable entry is a hit, and goes into the in-process cache too.
 /// - Write-behind: a cell laid out is written (`SET key entry EX ttl`) without waiting for the answer, after
 ///   the request has its output: the answer is never delayed by Redis.
-/// - Entries are ``CellEntry``s, checked on read (versions, length, checksum, key); an unusable one is
-///   counted (`weft_cache_l2_corrupt_total{reason}`), logged at most once per ``logInterval``, and read as
-///   a miss, so the cell is laid out again and its entry rewritten.
+/// - Entries are ``CellEntry``s, untrusted input checked on read (versions, length, checksum, key, element
+///   count, output); an unusable one is counted (`weft_cache_l2_corrupt_total{reason}`), logged at most once
+///   per ``logInterval``, and read as a miss, so the cell is laid out again and its entry rewritten.
 /// - Keys are ``namespace`` (the entry format's and the engine's versions, and the deployment's cache
 ///   version) followed by the FNV-1a 64 hash of the cell's key text: a deploy with another version never
 ///   reads the old layouts, which Redis's own LRU (`maxmemory-policy allkeys-lru`) drops in time.

@@ -4,49 +4,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
-/// The shared cache's entries (header, checksum), its circuit, and serving on when Redis cannot be reached.
+/// The shared cache's circuit, and serving on when Redis cannot be reached (its entries: ``CellEntryTests``).
 @Suite struct SharedCacheTests {
-    /// The published FNV-1a 64 test vectors (Fowler, Noll, Vo).
-    @Test func fnv1a64MatchesThePublishedVectors() {
-        for (text, hex) in [("", "cbf29ce484222325"), ("a", "af63dc4c8601ec8c"), ("foobar", "85944171f73967e8")] {
-            var hash = FNV1a64()
-            hash.add(text.utf8)
-            #expect(hash.hex == hex, "\(text)")
-        }
-    }
-
-    static let key = CellKey(content: "{\"type\": \"box\"}", width: 375, format: .flat).storageText
-    static let cell = CachedCell(output: "{\n  \"c\": [0, 0, 375, 0]\n}\n", elementCount: 1)
-
-    @Test func anEntryReadsBackAsItsCell() {
-        let entry = CellEntry.encode(key: Self.key, Self.cell)
-        let header = String(decoding: entry.prefix(while: { $0 != UInt8(ascii: "\n") }), as: UTF8.self)
-        let keyBytes = Self.key.utf8.count, outputBytes = Self.cell.output.utf8.count
-        var hash = FNV1a64()
-        hash.add(Self.key.utf8)
-        hash.add(Self.cell.output.utf8)
-        #expect(header == "WEFT1 \(CellEntry.engineVersion) 1 \(keyBytes) \(outputBytes) \(hash.hex)")
-        #expect(entry.count == header.utf8.count + 1 + keyBytes + outputBytes)
-        #expect(CellEntry.decode(entry, key: Self.key) == .success(Self.cell))
-    }
-
-    @Test func damagedEntriesAreRecognizedByWhatIsWrong() {
-        let entry = CellEntry.encode(key: Self.key, Self.cell)
-        var poisoned = entry
-        poisoned[poisoned.count - 5] ^= 0x01  // one bit of the output
-        #expect(CellEntry.decode(poisoned, key: Self.key) == .failure(.checksum))
-        #expect(CellEntry.decode(Array(entry.dropLast(3)), key: Self.key) == .failure(.truncated))
-        #expect(CellEntry.decode(Array("garbage".utf8), key: Self.key) == .failure(.header))
-        #expect(CellEntry.decode(Array(entry.prefix(10)), key: Self.key) == .failure(.header))
-        let older = CellEntry.encode(key: Self.key, Self.cell, engine: "weft-12")
-        #expect(CellEntry.decode(older, key: Self.key) == .failure(.version))
-        var format = entry
-        format[4] = UInt8(ascii: "9")  // WEFT9
-        #expect(CellEntry.decode(format, key: Self.key) == .failure(.version))
-        let otherKey = CellKey(content: "{\"type\": \"box\"}", width: 320, format: .flat).storageText
-        #expect(CellEntry.decode(entry, key: otherKey) == .failure(.key))
-    }
-
     @Test func theCircuitOpensAfterFailuresAndBacksOff() {
         var settings = RedisCircuit.Settings()
         settings.failuresToOpen = 3
