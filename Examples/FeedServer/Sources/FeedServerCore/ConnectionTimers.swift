@@ -24,11 +24,18 @@ public struct ConnectionTimeouts: Sendable, Equatable {
 /// *header* from that byte to the request's head (``ConnectionTimeouts/header``, then 408 and closed);
 /// *body* from the head to the body's end (``ConnectionTimeouts/body``, then 408 and closed); *answering*
 /// until the answer's end is written (no timer here: the request's own time limit bounds it); then idle
-/// again. A deadline runs from the start of its phase, so a client trickling bytes does not extend it.
+/// again. A deadline runs from the start of its phase, so a client trickling bytes does not extend it. A
+/// request the decoder cannot read ends them all: *closing*, after its refusal, until the client closes or
+/// ``lingerLimit`` passes (see ``refuseMalformed(_:)``).
 final class ConnectionTimers {
     enum Phase: Equatable {
-        case idle, header, body, answering
+        case idle, header, body, answering, closing
     }
+
+    /// How long a connection refused for malformed HTTP is still read (and what arrives dropped) before it is
+    /// closed: a client still sending when the socket closes with unread bytes gets a reset, which may
+    /// destroy the refusal before it reads it. nginx's `lingering_timeout` is the same 5 s.
+    static let lingerLimit: Duration = .seconds(5)
 
     let timeouts: ConnectionTimeouts
     let tracker: ConnectionTracker
@@ -82,8 +89,35 @@ final class ConnectionTimers {
         context = nil
     }
 
+    /// Whether the connection is closing after a refusal: what arrives is dropped.
+    var isClosing: Bool { phase == .closing }
+
+    /// Whether a request the decoder cannot read may be refused here: no request is being received (whose
+    /// handler sees the error) and no answer is owed or under way (which the refusal would interleave with).
+    var canRefuseMalformed: Bool { !requestOpen && unanswered == 0 && !answerStarted && phase != .closing }
+
+    /// Refuses a request the HTTP decoder could not read: writes `refusal` (``writeRefusal(_:_:_:on:)``),
+    /// closes the connection's output, then drops what arrives until the client closes its side (see
+    /// ``RawBytesHandler``) or ``lingerLimit`` passes, and closes.
+    func refuseMalformed(_ refusal: MalformedRequest) {
+        guard let context else { return }
+        phase = .closing
+        timer?.cancel()
+        tracker.setPhase(.idle, of: context.channel)
+        metrics.connectionClosed(reason: "malformed")
+        Self.writeRefusal(refusal.status, refusal.reason, refusal.message, on: context)
+        let channel = context.channel
+        let shutDown = context.eventLoop.makePromise(of: Void.self)
+        shutDown.futureResult.whenFailure { _ in channel.close(promise: nil) }
+        context.close(mode: .output, promise: shutDown)
+        timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: Self.timeAmount(Self.lingerLimit)) {
+            channel.close(promise: nil)
+        }
+    }
+
     /// Moves to the phase the counts say, restarting the timer when the phase changes.
     func update() {
+        guard phase != .closing else { return }
         let next: Phase = requestOpen ? .body : headPending ? .header : unanswered > 0 ? .answering : .idle
         guard next != phase || timer == nil && next != .answering else { return }
         phase = next
@@ -97,14 +131,17 @@ final class ConnectionTimers {
         case .idle: limit = timeouts.idle
         case .header: limit = timeouts.header
         case .body: limit = timeouts.body
-        case .answering: return
+        case .answering, .closing: return
         }
         guard let context else { return }
-        let (seconds, attoseconds) = limit.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
+        timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: Self.timeAmount(limit)) { [self] in
             expired(next)
         }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// The timer of `phase` ran out: close, after a 408 if a request was being received and no answer begun.
@@ -121,7 +158,7 @@ final class ConnectionTimers {
                 let limit = FeedServer.seconds(expired == .header ? timeouts.header : timeouts.body)
                 Self.writeRefusal(408, "Request Timeout", "the request did not arrive in time: \(what) took longer than \(limit) s", on: context)
             }
-        case .answering:
+        case .answering, .closing:
             return
         }
         context.close(promise: nil)

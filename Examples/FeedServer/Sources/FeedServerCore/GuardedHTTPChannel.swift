@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Hummingbird's HTTP/1 child channel with the feed server's guards in front: the connection limit
@@ -8,8 +9,9 @@ import NIOHTTPTypes
 /// in flight when its client leaves.
 ///
 /// Each connection gets a ``RawBytesHandler`` at the front of its pipeline, which sees bytes before the HTTP
-/// decoder, and a ``RequestPartsHandler`` after the decoder, which sees request and answer parts; the two
-/// share the connection's ``ConnectionTimers``. Everything else is `HTTP1Channel`'s.
+/// decoder, and a ``RequestPartsHandler`` after the decoder, which sees request and answer parts and the
+/// decoder's errors (a request it cannot read is refused there, with a JSON error body); the two share the
+/// connection's ``ConnectionTimers``. Everything else is `HTTP1Channel`'s.
 struct GuardedHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
@@ -27,8 +29,9 @@ struct GuardedHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
+        let limits = HTTP1Channel.Configuration().httpDecoder
         let configuration = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestPartsHandler(timers: timers.value)])
+            additionalChannelHandlers: [RequestPartsHandler(timers: timers.value, limits: limits)])
         return HTTP1Channel(responder: responder, configuration: configuration).setup(channel: channel, logger: logger)
     }
 
@@ -38,7 +41,8 @@ struct GuardedHTTPChannel: ServerChildChannel, HTTPChannelHandler {
 }
 
 /// The first handler of a connection: admits it (or refuses it) when it becomes active, notes bytes arriving
-/// for the header timeout, and tells the tracker when the client closes its side or the connection ends.
+/// for the header timeout (and drops them once the connection is closing after a refusal), and tells the
+/// tracker when the client closes its side or the connection ends.
 final class RawBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -79,12 +83,19 @@ final class RawBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !timers.isClosing else { return }
         timers.bytesArrived()
         context.fireChannelRead(data)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event { timers.tracker.inputClosed(context.channel) }
+        if case ChannelEvent.inputClosed = event {
+            guard !timers.isClosing else {
+                context.close(promise: nil)
+                return
+            }
+            timers.tracker.inputClosed(context.channel)
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -96,7 +107,8 @@ final class RawBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// The handler after the HTTP decoder: tells the connection's timers when a request's head and end arrive and
-/// when an answer starts and ends.
+/// when an answer starts and ends, and refuses a request the decoder cannot read (``MalformedRequest``)
+/// before its head, where Hummingbird would answer 400 with an empty body.
 final class RequestPartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -104,9 +116,24 @@ final class RequestPartsHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let timers: ConnectionTimers
+    /// The HTTP decoder's limits, for the message of a 431.
+    private let limits: HTTP1Channel.Configuration.DecoderConfiguration
 
-    init(timers: ConnectionTimers) {
+    init(timers: ConnectionTimers, limits: HTTP1Channel.Configuration.DecoderConfiguration) {
         self.timers = timers
+        self.limits = limits
+    }
+
+    /// A decoder error before a request's head is refused here, and not passed on (the connection closes
+    /// after the refusal); any other error, or one while a request is being received or answered, goes on
+    /// to Hummingbird's handling.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError, timers.canRefuseMalformed {
+            timers.refuseMalformed(MalformedRequest(error, limits: limits))
+            return
+        }
+        if timers.isClosing, error is ByteToMessageDecoderError { return }
+        context.fireErrorCaught(error)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -24,7 +24,8 @@ import Prometheus
 ///   `weft_layout_handed_off_threads`: such threads now, read when scraped.
 /// - `weft_connections_open`: connections open now, read when scraped; `weft_connections_closed_total{reason}`:
 ///   connections the server closed (`idle_timeout`, `header_timeout`, `body_timeout`, `evicted` to make room,
-///   `refused` over the limit, `shutdown` after the grace period).
+///   `refused` over the limit, `shutdown` after the grace period, `malformed` after refusing a request the
+///   HTTP decoder could not read).
 ///
 /// Threading: every method MAY be called from any thread (the instruments are atomic).
 public final class ServerMetrics: Sendable {
