@@ -102,6 +102,8 @@ public struct LayoutBuilder: ~Copyable {
     /// is laid out by a caller that holds it).
     var active = ScratchArray<UnownedObject>()
     var stackLines = ScratchArray<StackLine>()
+    /// The layouts stacks put off (``StackDeferral``), each stack's after its parent's.
+    var stackDeferrals = ScratchArray<StackDeferral>()
     /// The arena value specs (``StackSpec``...) are added to when laid out; kept while no layout refers to it.
     var values: SpecArena?
     /// The arena the layers above build specs in while they lay them out (a node's `layoutSpecThatFits`),
@@ -166,6 +168,18 @@ public struct LayoutBuilder: ~Copyable {
     public static let againPerLayout = 8
     /// Layouts recorded in this computation, those dropped by ``rewind(to:)`` included (the work done).
     @usableFromInline var recordsMade = 0
+    /// Asked about every ``stopCheckInterval`` layouts made whether to give up (a deadline passed, a client
+    /// left): `true` ends the computation with a ``LayoutError/Kind/limit`` error whose reason is
+    /// ``stoppedReason``, naming the element reached. Set it before a computation (``reset()``, which
+    /// ``Layout/compute(_:in:using:)`` calls first, arms it, and keeps it); nil (the default) costs one comparison
+    /// per child laid out. MAY be called on the computing thread at any time.
+    public var shouldStop: (@Sendable () -> Bool)?
+    /// How many layouts are made between two calls of ``shouldStop``: some microseconds of work.
+    public static let stopCheckInterval = 256
+    /// The reason of the error a computation stopped by ``shouldStop`` throws.
+    public static let stoppedReason = "layout stopped before the end (the caller gave up: a deadline or a cancellation)"
+    /// ``recordsMade`` at which ``shouldStop`` is asked next (`Int.max`: never).
+    @usableFromInline var nextStopCheck = Int.max
     /// How deep the child being laid out now is in children laid out again (0: in none).
     var relayoutDepth = 0
     /// ``recordsMade`` when the outermost child being laid out again began.
@@ -245,9 +259,11 @@ public struct LayoutBuilder: ~Copyable {
         stackItems.truncate(to: 0)
         active.truncate(to: 0)
         stackLines.truncate(to: 0)
+        stackDeferrals.truncate(to: 0)
         counters = LayoutCounters()
         relayouts = 0
         recordsMade = 0
+        nextStopCheck = shouldStop == nil ? .max : Self.stopCheckInterval
         relayoutDepth = 0
         relayoutStart = 0
         recordsMadeAgain = 0
@@ -287,11 +303,19 @@ public struct LayoutBuilder: ~Copyable {
     /// It also refuses to nest deeper when the thread's stack is nearly used up (a ``LayoutError/Kind/limit``).
     public mutating func enter(_ object: any LayoutObject) throws(LayoutError) {
         if _slowPath(weft_thread_stack_is_low()) { throw Self.stackExhausted() }
+        if _slowPath(recordsMade >= nextStopCheck) { try checkShouldStop() }
         for i in 0..<active.count where active[i].object === object {
             let names = (active.unsafeElements.map(\.object.displayName) + [object.displayName]).joined(separator: " > ")
             throw LayoutError("cycle: \(object.displayName) contains itself (\(names))")
         }
         active.append(UnownedObject(object))
+    }
+
+    /// Asks ``shouldStop`` (its interval is up) and throws if it says to stop.
+    @inline(never) @usableFromInline
+    mutating func checkShouldStop() throws(LayoutError) {
+        nextStopCheck = recordsMade &+ Self.stopCheckInterval
+        if let shouldStop, shouldStop() { throw LayoutError(Self.stoppedReason, kind: .limit) }
     }
 
     /// Unregisters the object registered last with ``enter(_:)``.

@@ -54,6 +54,7 @@ extension LayoutBuilder {
         _ arena: SpecArena, _ child: SpecChild, _ range: SizeRange, parentSize: Size, place: @autoclosure () -> String
     ) throws(LayoutError) -> LayoutRef {
         do {
+            if _slowPath(recordsMade >= nextStopCheck) { try checkShouldStop() }
             if child.isSpec { return try layoutSpec(arena, child.specIndex, range, parentSize: parentSize) }
             if child.isObject { return try arena.object(child).layout(range, parentSize: parentSize, in: &self) }
             return try arena.element(child).layout(range, parentSize: parentSize, in: &self)
@@ -93,17 +94,18 @@ extension LayoutBuilder {
 }
 
 extension LayoutBuilder {
-    /// The size spec `index` of `arena` takes in `range`, where the range fixes it without the spec being laid out,
-    /// or nil where only its layout can tell (and where its layout would fail: it is then laid out, and fails, as
-    /// usual). The size is the one its layout would record. Each kind's rule follows from its layout:
+    /// The range spec `index` of `arena`, laid out in `range`, clamps its size into, where its kind makes that
+    /// known before its layout; nil where only its layout can tell, and where its layout would fail (it is then
+    /// laid out, and fails, as usual). Where that range is exact on an axis, so is the spec's size there. Each
+    /// kind's rule follows from its layout:
     ///
     /// - A stack, a relative or center spec, an absolute spec, and a corner spec that wraps its corner clamp
-    ///   their size into their range narrowed by their style: that range's size, where it is exact.
-    /// - An inset spec clamps into its range as given (its style is not applied): that range's, where exact.
+    ///   their size into their range narrowed by their style.
+    /// - An inset spec clamps into its range as given (its style is not applied).
     /// - An overlay or background spec takes its content's size, laid out in the same range; a corner spec that
     ///   does not wrap its corner, its child's in its narrowed range; a ratio spec whose narrowed range is exact,
-    ///   its child's laid out in exactly that size: the child's size, where that is fixed.
-    mutating func sizeFixedByRange(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size) -> Size? {
+    ///   its child's laid out in exactly that size: the child's range, where it is known.
+    mutating func clampingRange(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size) -> SizeRange? {
         var (index, range, parentSize) = (index, range, parentSize)
         while true {
             let record = arena.record(index)
@@ -113,13 +115,15 @@ extension LayoutBuilder {
             switch record.kind {
             case .stack(let options, _, _):
                 guard options.spacing.isFinite, options.lineSpacing.isFinite else { return nil }
-                return exactSize(arena.narrowed(record, range, parentSize: parentSize))
+                return arena.narrowed(record, range, parentSize: parentSize)
             case .relative, .center, .absolute:
-                return exactSize(arena.narrowed(record, range, parentSize: parentSize))
+                return arena.narrowed(record, range, parentSize: parentSize)
             case .inset(let insets):
-                guard Size.isValid(range.max.width), Size.isValid(range.max.height) else { return nil }
+                // (Where its layout would refuse an infinite inset against an invalid max.)
+                if !Size.isValid(range.max.width), insets.left.isInfinite || insets.right.isInfinite { return nil }
+                if !Size.isValid(range.max.height), insets.top.isInfinite || insets.bottom.isInfinite { return nil }
                 do { try Self.validate(insets) } catch { return nil }
-                return exactSize(range)
+                return range
             case .overlay:
                 break
             case .background:
@@ -127,7 +131,7 @@ extension LayoutBuilder {
             case .corner(_, let offset, let wrapsCorner):
                 guard offset.x.isFinite, offset.y.isFinite else { return nil }
                 range = arena.narrowed(record, range, parentSize: parentSize)
-                if wrapsCorner { return exactSize(range) }
+                if wrapsCorner { return range }
                 parentSize = range.max.definedParentSize
             case .ratio(let ratio):
                 guard ratio.isFinite, ratio > 0 else { return nil }
@@ -144,11 +148,6 @@ extension LayoutBuilder {
             guard child.isSpec else { return nil }
             index = child.specIndex
         }
-    }
-
-    /// The size a layout clamped into `range` records, where `range` is exact.
-    private func exactSize(_ range: SizeRange) -> Size? {
-        range.min == range.max ? sanitized(range.min) : nil
     }
 
     /// A zero-size layout of a child that is not laid out (a stack's placeholder for a child sized by flexing

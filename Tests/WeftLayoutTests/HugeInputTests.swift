@@ -139,32 +139,24 @@ struct HugeInputTests {
         }
     }
 
-    /// Where each level's basis is a different fraction and the cross range is not exact (centered children), every
-    /// nested stack is asked for a new size each time and the memo finds nothing: the builder's count of children
-    /// laid out again refuses the 2^depth work.
+    /// Where each level's basis is a different fraction and the nested stacks are in elements whose size only
+    /// their layout tells (`NestedFlexTests.doubling`), every nested stack is asked for a new size each time and
+    /// the memo finds nothing: the builder's count of children laid out again refuses the 2^depth work.
     @Test("Nested flexible stacks at new sizes every time are refused past the builder's relayout limit")
     func relayoutLimit() throws {
-        let distinct: (Int) -> Double = { 0.3 + 0.013 * Double($0) }
-        func centered(_ depth: Int) -> any LayoutElement {
-            var element: any LayoutElement = Box(style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5)))
-            for level in 0..<depth {
-                element = StackSpec(StackOptions(direction: .horizontal, alignItems: .center), children: [element],
-                                    style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(distinct(level))))
-            }
-            return element
-        }
+        let doubling = NestedFlexTests.doubling
         let range = SizeRange(exactly: Size(1e6, 10))
         var builder = LayoutBuilder(scale: 1)
         builder.relayoutLimit = 1023
         // 9 levels: at most 511 children laid out again; each level fills the width.
-        let within = try Layout.compute(centered(9), in: range, using: &builder)
+        let within = try Layout.compute(doubling(9), in: range, using: &builder)
         #expect(within.size == Size(1e6, 10))
         var innermost = within
         while let child = innermost.sublayouts.first { innermost = child }
         #expect(innermost.size.width == 1e6)
         // 11 levels: 2,047 without a size asked twice, refused as a limit at the 1,024th.
         do {
-            _ = try Layout.compute(centered(11), in: range, using: &builder)
+            _ = try Layout.compute(doubling(11), in: range, using: &builder)
             Issue.record("11 levels were laid out past the limit")
         } catch {
             #expect(error.kind == .limit)
@@ -172,7 +164,7 @@ struct HugeInputTests {
             #expect(error.path.hasPrefix("root.children[0]"))
         }
         // The count starts again with each computation.
-        #expect((try? Layout.compute(centered(9), in: range, using: &builder))?.size == Size(1e6, 10))
+        #expect((try? Layout.compute(doubling(9), in: range, using: &builder))?.size == Size(1e6, 10))
     }
 
     @Test("A box of size [1e308, 1] is recorded as 0x0, as Texture's ASLayout does with an invalid size")

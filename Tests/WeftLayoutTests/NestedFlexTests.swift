@@ -25,6 +25,32 @@ struct NestedFlexTests {
         }
     }
 
+    /// Lays its child out in its own range and takes its size: an element that is not a spec, so its size is
+    /// known only from its layout (as a node's is).
+    struct Opaque: LayoutElement {
+        let child: any LayoutElement
+        let style: LayoutStyle
+        var kindName: String { "opaque" }
+        var childElements: [any LayoutElement] { [child] }
+
+        func layout(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) throws(LayoutError) -> LayoutRef {
+            let ref = try child.layout(range, parentSize: parentSize, in: &builder)
+            return builder.layout(self, size: builder.size(of: ref), sublayout: ref)
+        }
+    }
+
+    /// Horizontal stacks, each in an ``Opaque`` element of flexGrow 1 and a basis no other level has, around a
+    /// flexible box: each level lays its child out at its basis and again grown, and no two layouts of a level
+    /// are asked for the same size, so the work doubles with each level.
+    static func doubling(_ depth: Int) -> any LayoutElement {
+        var element: any LayoutElement = Box(style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5)))
+        for level in 0..<depth {
+            let stack = StackSpec(StackOptions(direction: .horizontal), children: [element])
+            element = Opaque(child: stack, style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.3 + 0.013 * Double(level))))
+        }
+        return element
+    }
+
     /// A nested pattern: what wraps the element below at each level.
     enum Pattern: CaseIterable {
         /// Alternating directions, each stack flexGrow 1 and flexBasis 50%.
@@ -73,18 +99,22 @@ struct NestedFlexTests {
         }
     }
 
+    /// The ranges the patterns are laid out in: exactly 1000 x 1000, where every level's size is fixed by its
+    /// range, and 375 wide with an open height, where only the main size of the horizontal levels is.
+    static let ranges = [SizeRange(exactly: Size(1000, 1000)), SizeRange(min: Size(375, 0), max: Size(375, .infinity))]
+
     /// How many times the leaf at the bottom of `depth` levels is laid out.
-    func leafLayouts(_ pattern: Pattern, _ depth: Int) throws -> Int {
+    func leafLayouts(_ pattern: Pattern, _ depth: Int, in range: SizeRange) throws -> Int {
         let counter = Counter()
         let tree = pattern.tree(depth, leaf: CountingLeaf(counter: counter))
-        _ = try Layout.compute(tree, in: SizeRange(exactly: Size(1000, 1000)))
+        _ = try Layout.compute(tree, in: range)
         return counter.count
     }
 
     @Test("The leaf of every nested pattern is laid out a number of times that grows linearly with the depth",
-          arguments: Pattern.allCases)
-    func leafLayoutsGrowLinearly(_ pattern: Pattern) throws {
-        let (n, twice) = (try leafLayouts(pattern, 40), try leafLayouts(pattern, 80))
+          arguments: Pattern.allCases, NestedFlexTests.ranges)
+    func leafLayoutsGrowLinearly(_ pattern: Pattern, range: SizeRange) throws {
+        let (n, twice) = (try leafLayouts(pattern, 40, in: range), try leafLayouts(pattern, 80, in: range))
         // Laid out afresh at every level, 40 levels lay the leaf out 2^40 times; each level laying its child out
         // a bounded number of times keeps twice the depth within twice the count (plus the levels' constant).
         #expect(n >= 1 && n <= 4 * 40, "\(pattern): \(n) layouts at 40 levels")
@@ -96,6 +126,8 @@ struct NestedFlexTests {
         for pattern in Pattern.allCases {
             let layout = try Layout.compute(pattern.tree(160, leaf: Box(size: Size(10, 10))), in: SizeRange(exactly: Size(1000, 1000)))
             #expect(layout.size == Size(1000, 1000), "\(pattern)")
+            let open = try Layout.compute(pattern.tree(160, leaf: Box(size: Size(10, 10))), in: Self.ranges[1])
+            #expect(open.size.width == 375, "\(pattern)")
         }
     }
 
@@ -137,20 +169,12 @@ struct NestedFlexTests {
         #expect(inner == [Rect(x: 0, y: 0, width: 700, height: 10), Rect(x: 0, y: 10, width: 700, height: 210)])
     }
 
-    /// Horizontal stacks centered across (so the cross range is not exact, and each child is laid out for real at
-    /// its basis and again grown), each with a basis no other level has: every level is asked for new sizes, and
-    /// the work doubles per level. It is refused once laying children out again has made the builder's limit of
-    /// layouts beyond 8 per layout made once, a bounded amount of work and memory.
+    /// Stacks whose children are not specs (``doubling(_:)``) are asked for new sizes at every level, and the work
+    /// doubles per level. It is refused once laying children out again has made the builder's limit of layouts
+    /// beyond 8 per layout made once, a bounded amount of work and memory.
     @Test("Work that doubles with each level is refused within the builder's limit of layouts made again")
     func doublingWorkIsRefused() throws {
-        func tree(_ depth: Int) -> any LayoutElement {
-            var element: any LayoutElement = Box(style: LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.5)))
-            for level in 0..<depth {
-                let style = LayoutStyle(flexGrow: 1, flexBasis: .fraction(0.3 + 0.013 * Double(level)))
-                element = StackSpec(StackOptions(direction: .horizontal, alignItems: .center), children: [element], style: style)
-            }
-            return element
-        }
+        let tree = Self.doubling
         let range = SizeRange(exactly: Size(1e6, 10))
         var builder = LayoutBuilder(scale: 1)
         builder.againLimit = 2_000

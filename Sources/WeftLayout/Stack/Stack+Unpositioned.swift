@@ -19,7 +19,7 @@ extension StackPass {
                 let basis = item.pointee.flexBasis
                 try layOut(
                     i, mainMin: basis.resolve(parent: parentMain, auto: 0), mainMax: basis.resolve(parent: parentMain, auto: .infinity),
-                    crossMin: crossMin, crossMax: crossMax, arena, &builder)
+                    crossMin: crossMin, crossMax: crossMax, mayDefer: true, arena, &builder)
             }
         }
     }

@@ -2,6 +2,9 @@
 /// `ASStackLayoutSpecChild` does), and its current layout.
 struct StackItem {
     var ref: LayoutRef
+    /// The child's put-off layout (``StackPass/layOut``) in the builder's deferred layouts, -1 for none. (Beside
+    /// `ref`, in what was its padding.)
+    var deferral: Int32 = -1
     var size: Size
     let flexGrow: Double
     let flexShrink: Double
@@ -15,13 +18,20 @@ struct StackItem {
     let stretchCrossMax: Double
     var ascender: Double
     var descender: Double
-    /// The range the child was asked to fit when its layout was put off (``StackPass/layOut``): its size is
-    /// known from the range alone, and its layout is made once the stack knows it keeps it. Nil: laid out.
-    var deferredRange: SizeRange? = nil
 
     var isFlexibleBothWays: Bool { flexGrow > 0 && flexShrink > 0 }
 
     var isBaselineAligned: Bool { alignment == .baselineFirst || alignment == .baselineLast }
+}
+
+/// A child's layout put off by its stack (``StackPass/layOut``): the range it was asked to fit, which fixes its
+/// main size (and its cross size, unless `crossIsOpen`), to lay it out in once the stack knows it keeps it.
+struct StackDeferral {
+    /// The item, among its stack's.
+    let item: Int32
+    /// Whether its cross size is still to be found (it is laid out before the lines' cross sizes).
+    let crossIsOpen: Bool
+    let range: SizeRange
 }
 
 /// One line of a stack: a run of consecutive items.
@@ -52,6 +62,7 @@ struct StackPass {
     let childParent: Size
     let itemBase: Int
     let lineBase: Int
+    let deferralBase: Int
     var lineCount = 0
     /// Texture's `useOptimizedFlexing`: one child flexible both ways and an exact main size.
     var optimizedFlexing = false
@@ -71,6 +82,7 @@ struct StackPass {
             height: range.min.height == range.max.height ? range.min.height : .nan)
         itemBase = builder.stackItems.count
         lineBase = builder.stackLines.count
+        deferralBase = builder.stackDeferrals.count
     }
 
     /// Step 1: each child's item (its style, read once), in the builder's items from `itemBase`.
@@ -163,6 +175,7 @@ struct StackPass {
     mutating func release(_ builder: inout LayoutBuilder) {
         builder.stackItems.truncate(to: itemBase)
         builder.stackLines.truncate(to: lineBase)
+        builder.stackDeferrals.truncate(to: deferralBase)
     }
 
     static func alignment(_ alignSelf: AlignSelf, _ alignItems: AlignItems) -> AlignItems {
@@ -179,9 +192,11 @@ struct StackPass {
 
     /// Lays child `i` out between the given main and cross sizes (Texture's `crossChildLayout`): a stretched
     /// child's cross range is its own where it has one, the given one otherwise; others start from zero.
+    /// `mayDefer`: the layout may be put off where the range fixes the child's main size (its basis layout,
+    /// which flexing or stretching may replace).
     mutating func layOut(
-        _ i: Int, mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double, _ arena: SpecArena,
-        _ builder: inout LayoutBuilder
+        _ i: Int, mainMin: Double, mainMax: Double, crossMin: Double, crossMax: Double, mayDefer: Bool = false,
+        _ arena: SpecArena, _ builder: inout LayoutBuilder
     ) throws(LayoutError) {
         // (Three fields read in place: the whole item copied out was 120 bytes.)
         let item = items(&builder) + i
@@ -191,30 +206,55 @@ struct StackPass {
         let childCrossMax = stretched ? (stretchMax == .infinity ? crossMax : stretchMax) : crossMax
         let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
         let child = child(i, in: arena)
-        if child.isSpec, let size = builder.sizeFixedByRange(arena, child.specIndex, childRange, parentSize: childParent) {
-            // Its size is known without laying it out: a stack lays a child out again when it flexes or stretches
-            // it, and a nested container laid out only for its size would lay out its own children for nothing
-            // (twice per level of nesting, 2^depth in all). It is laid out once its size is final
-            // (``layOutDeferred(_:_:)``).
-            builder.stackItems[itemBase + i].ref = builder.leafSpec(arena, child.specIndex, size: size)
-            builder.stackItems[itemBase + i].size = size
-            builder.stackItems[itemBase + i].deferredRange = childRange
-            return
-        }
+        if mayDefer, mainMin == mainMax, child.isSpec, deferred(i, child, childRange, arena, &builder) { return }
         let ref = try builder.layoutChild(arena, child, childRange, parentSize: childParent, place: "children[\(i)]")
         builder.stackItems[itemBase + i].ref = ref
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
-        builder.stackItems[itemBase + i].deferredRange = nil
+        builder.stackItems[itemBase + i].deferral = -1
     }
 
-    /// Step 6b: the children whose layout was put off (``StackItem/deferredRange``) laid out in the range they
-    /// were last given, which gives them the size they were counted at.
-    mutating func layOutDeferred(_ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
-        for i in 0..<childCount {
-            guard let range = builder.stackItems[itemBase + i].deferredRange else { continue }
-            let ref = try builder.layoutChild(arena, child(i, in: arena), range, parentSize: childParent, place: "children[\(i)]")
-            builder.stackItems[itemBase + i].ref = ref
-            builder.stackItems[itemBase + i].deferredRange = nil
+    /// Puts child `i`'s layout in `range` off, where the range fixes the child's main size; false where it does
+    /// not (the child is then laid out now). Its main size is known without laying it out, and flexing needs no
+    /// more: a stack lays a child out again when it flexes or stretches it, and a nested container laid out only
+    /// for its size would lay out its own children for nothing (twice per level of nesting, 2^depth in all). It
+    /// is laid out once its stack knows it keeps this layout (``layOutDeferred(crossIsOpen:_:_:)``): before the
+    /// lines' cross sizes where its cross size is still open, after stretching where that is known too.
+    @inline(never)
+    mutating func deferred(_ i: Int, _ child: SpecChild, _ range: SizeRange, _ arena: SpecArena, _ builder: inout LayoutBuilder) -> Bool {
+        guard let clamped = builder.clampingRange(arena, child.specIndex, range, parentSize: childParent),
+              clamped.min.main(direction) == clamped.max.main(direction) else { return false }
+        let crossIsOpen = clamped.min.cross(direction) != clamped.max.cross(direction)
+        let size = builder.sanitizedSize(Size(
+            direction, main: clamped.min.main(direction), cross: crossIsOpen ? 0 : clamped.min.cross(direction)))
+        builder.stackItems[itemBase + i].ref = builder.leafSpec(arena, child.specIndex, size: size)
+        builder.stackItems[itemBase + i].size = size
+        builder.stackItems[itemBase + i].deferral = Int32(truncatingIfNeeded: builder.stackDeferrals.count)
+        builder.stackDeferrals.append(StackDeferral(item: Int32(truncatingIfNeeded: i), crossIsOpen: crossIsOpen, range: range))
+        return true
+    }
+
+    /// Steps 4b and 6b: the children whose layout was put off (``StackDeferral``) and is still current laid out in
+    /// the range they were last given: after flexing those whose cross size is open (`crossIsOpen`), after
+    /// stretching the rest, whose size it does not change.
+    @inline(__always)
+    mutating func layOutDeferred(crossIsOpen: Bool, _ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
+        if builder.stackDeferrals.count > deferralBase { try layOutEachDeferred(crossIsOpen: crossIsOpen, arena, &builder) }
+    }
+
+    @inline(never)
+    mutating func layOutEachDeferred(crossIsOpen: Bool, _ arena: SpecArena, _ builder: inout LayoutBuilder) throws(LayoutError) {
+        // (Each child laid out here may put off and release layouts of its own, after these.)
+        var d = deferralBase
+        while d < builder.stackDeferrals.count {
+            let deferral = builder.stackDeferrals[d]
+            let i = Int(deferral.item)
+            if builder.stackItems[itemBase + i].deferral == Int32(truncatingIfNeeded: d) && (!crossIsOpen || deferral.crossIsOpen) {
+                let ref = try builder.layoutChild(arena, child(i, in: arena), deferral.range, parentSize: childParent, place: "children[\(i)]")
+                builder.stackItems[itemBase + i].ref = ref
+                builder.stackItems[itemBase + i].size = builder.size(of: ref)
+                builder.stackItems[itemBase + i].deferral = -1
+            }
+            d += 1
         }
     }
 

@@ -126,9 +126,10 @@ extension LayoutBuilder {
             try pass.layOutUnconstrained(arena, &self)
             pass.collectLines(&self)
             try pass.flexLines(arena, &self)
+            try pass.layOutDeferred(crossIsOpen: true, arena, &self)
             pass.computeLineCrossSizes(&self)
             try pass.stretchLines(arena, &self)
-            try pass.layOutDeferred(arena, &self)
+            try pass.layOutDeferred(crossIsOpen: false, arena, &self)
             let size = pass.position(&self)
             // The children's layouts are the stack's edges, in child order (appended straight from the items:
             // through the scratch stack, each was pushed and popped).
