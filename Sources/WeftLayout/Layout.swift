@@ -344,9 +344,8 @@ extension LayoutBuilder {
         // later destroyed and assigned every record through the element enum's value witnesses.)
         finishOrder.removeAll()
         let grid = self.grid
-        // The root's rounded position is the grid's ceil(0), which is -0 at every scale ((0 - ε) x scale rounds
-        // up to -0): a child at 0 then lies at -0 - -0 = +0, as it always did (seeded with +0, it came out -0).
-        finishOrder.append(FinishEntry(record: root.index, exact: .zero, rounded: Point(x: -0.0, y: -0.0), relative: .zero))
+        // The root's rounded position is the grid's ceil(0), +0 (``PixelGrid`` never gives -0).
+        finishOrder.append(FinishEntry(record: root.index, exact: .zero, rounded: .zero, relative: .zero))
         var inRange = true
         records.withUnsafeBufferPointer { source in
             edges.withUnsafeBufferPointer { edges in

@@ -6,6 +6,9 @@
 /// does not move a value by a pixel: 100.666666666669 at scale 3 rounds up to 100.666..., not 101, and
 /// 0.57 x 400 = 227.99999999999997 at scale 2 rounds down to 228, not 227.5. Rounding to the nearest pixel
 /// has no epsilon.
+///
+/// A result of zero is always +0: rounding up a value just above -1 pixel (0 itself, less the epsilon) gives
+/// -0, which positions and sizes would otherwise carry on and print as `-0.0`.
 public struct PixelGrid: Hashable, Sendable {
     /// Pixels per point. Default 2, the scale of the devices Texture's figures come from.
     public let scale: Double
@@ -16,7 +19,8 @@ public struct PixelGrid: Hashable, Sendable {
 
     @inlinable
     public func ceil(_ value: Double) -> Double {
-        ((value - Double(Float.ulpOfOne)) * scale).rounded(.up) / scale
+        // (+ 0 turns -0 into +0 and changes nothing else.)
+        ((value - Double(Float.ulpOfOne)) * scale).rounded(.up) / scale + 0
     }
 
     /// `size` as a layout records it: each dimension rounded up to the grid, or 0x0 if it is not a valid size
@@ -29,12 +33,12 @@ public struct PixelGrid: Hashable, Sendable {
 
     @inlinable
     public func floor(_ value: Double) -> Double {
-        ((value + Double(Float.ulpOfOne)) * scale).rounded(.down) / scale
+        ((value + Double(Float.ulpOfOne)) * scale).rounded(.down) / scale + 0
     }
 
     @inlinable
     public func round(_ value: Double) -> Double {
-        (value * scale).rounded(.toNearestOrAwayFromZero) / scale
+        (value * scale).rounded(.toNearestOrAwayFromZero) / scale + 0
     }
 
     /// The scales layouts accept: 0.01 to 10,000 pixels per point.

@@ -330,6 +330,29 @@ struct NodeLayoutTests {
     }
 }
 
+extension NodeLayoutTests {
+    /// Rounding 0 up to the pixel grid subtracts FLT_EPSILON first, which gives -0 unless the grid normalizes
+    /// it; a node's layout rounds each placed node's position in it, so every node at the origin depends on it.
+    @Test("A node at the origin of its parent's layout is at +0, not -0, in layoutThatFits and after a pass")
+    func noNegativeZero() throws {
+        let leaf = CountingLeaf("leaf", size: Size(10, 10))
+        let root = ComposedNode("root") { _ in InsetSpec(insets: .zero, child: leaf) }
+        let layout = try root.layoutThatFits(SizeRange(min: .zero, max: Size(100, 100)))
+        let position = layout.sublayouts[0].position
+        #expect(position == .zero)
+        #expect(position.x.sign == .plus && position.y.sign == .plus)
+        let frame = layout.flattened()[0].frame
+        #expect(frame.origin.x.sign == .plus && frame.origin.y.sign == .plus)
+        _ = try onApplyQueue { try LayoutPass.compute(root: root, range: SizeRange(min: .zero, max: Size(100, 100))).apply() }
+        #expect(leaf.frame.origin == .zero)
+        #expect(leaf.frame.origin.x.sign == .plus && leaf.frame.origin.y.sign == .plus)
+        // Rounding itself: 0 and values within a pixel below it round up to +0.
+        let grid = PixelGrid(scale: 2)
+        #expect(grid.ceil(0).sign == .plus && grid.ceil(-0.2).sign == .plus && grid.round(-0.2).sign == .plus)
+        #expect(grid.floor(-0.0).sign == .plus)
+    }
+}
+
 /// A node tree built in code has no depth limit, and each nested node's layout takes a few KB of stack (about
 /// 5 KB in a release build, more in a debug one): some 1,700 nested nodes ran off an 8 MB thread (signal 11).
 @Suite("Nodes deeper than the stack")
