@@ -159,9 +159,9 @@ public struct LayoutStyle: Hashable, Sendable {
 
     /// The first property that cannot be laid out, with the reason, or nil if every property is usable.
     ///
-    /// Sizes must be finite and not negative, percentages within [0, 1], flex factors finite and not negative,
-    /// a minimum in points must not exceed a maximum in points; spacing, ascender, descender and
-    /// layoutPosition must be finite.
+    /// Sizes must be finite and not negative, percentages within [0, 1], flex factors finite and not negative;
+    /// spacing, ascender, descender and layoutPosition must be finite. A minimum above its maximum is usable:
+    /// the minimum wins (``resolvedRange(parentSize:auto:)``).
     public var problem: (property: String, reason: String)? {
         let dimensions: [(String, Dimension)] = [
             ("width", width), ("height", height), ("minWidth", minWidth), ("maxWidth", maxWidth),
@@ -169,12 +169,6 @@ public struct LayoutStyle: Hashable, Sendable {
         ]
         for (name, dimension) in dimensions {
             if let reason = dimension.problem { return (name, reason) }
-        }
-        if case .points(let lo) = minWidth, case .points(let hi) = maxWidth, lo > hi {
-            return ("minWidth", "minWidth \(formatPoints(lo)) is above maxWidth \(formatPoints(hi))")
-        }
-        if case .points(let lo) = minHeight, case .points(let hi) = maxHeight, lo > hi {
-            return ("minHeight", "minHeight \(formatPoints(lo)) is above maxHeight \(formatPoints(hi))")
         }
         for (name, factor) in [("flexGrow", flexGrow), ("flexShrink", flexShrink)] {
             if !factor.isFinite || factor < 0 {
@@ -217,11 +211,8 @@ extension LayoutStyle {
 
     @inlinable
     var sizesAreUsable: Bool {
-        guard width.isUsable, height.isUsable, minWidth.isUsable, maxWidth.isUsable, minHeight.isUsable,
-              maxHeight.isUsable else { return false }
-        if case .points(let lo) = minWidth, case .points(let hi) = maxWidth, lo > hi { return false }
-        if case .points(let lo) = minHeight, case .points(let hi) = maxHeight, lo > hi { return false }
-        return true
+        width.isUsable && height.isUsable && minWidth.isUsable && maxWidth.isUsable && minHeight.isUsable
+            && maxHeight.isUsable
     }
 }
 

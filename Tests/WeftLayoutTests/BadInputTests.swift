@@ -61,10 +61,22 @@ struct BadInputTests {
             == "root.style.maxWidth: expected a finite number of points, got inf")
     }
 
-    @Test("A minimum above a maximum is refused, in a style and in a size range")
+    @Test("A style whose minimum is above its maximum is laid out: the minimum wins (ASLayoutElementSizeConstrain)")
+    func styleMinAboveMax() throws {
+        let text = #"{"type": "stack", "direction": "horizontal", "children": [{"type": "box", "style": "#
+            + #"{"width": 60, "height": 125, "minWidth": 87, "maxWidth": 60}}, {"type": "box", "style": "#
+            + #"{"minHeight": 50, "maxHeight": 10, "width": 3}}]}"#
+        let document = try LayoutDecoder().decode(text)
+        let layout = try Layout.compute(document.root, in: SizeRange(min: .zero, max: Size(300, 300)))
+        // maxVal <= minVal: the minimum overrides both the maximum and the exact size. 87 x 125, then 3 x 50;
+        // the stack is 87 + 3 wide and 125 high.
+        #expect(layout.sublayouts.map(\.size) == [Size(87, 125), Size(3, 50)])
+        #expect(layout.sublayouts[1].position == Point(x: 87, y: 0))
+        #expect(layout.size == Size(90, 125))
+    }
+
+    @Test("A size range whose minimum is above its maximum is refused")
     func minAboveMax() throws {
-        #expect(decodeError(#"{"type": "box", "style": {"minWidth": 50, "maxWidth": 10}}"#)?.description
-            == "root.style.minWidth: minWidth 50 is above maxWidth 10")
         #expect(throws: LayoutError("min.height 20 is above max.height 10", path: "sizeRange")) {
             try SizeRange.validated(min: Size(0, 20), max: Size(100, 10))
         }

@@ -69,6 +69,20 @@ extension TextureRuleTests {
         let parent = Size(width: 100, height: .greatestFiniteMagnitude).definedParentSize
         #expect(parent.width == 100 && parent.height.isNaN)
     }
+
+    @Test("A minimum above its maximum wins, as ASLayoutElementSizeConstrain has it")
+    func minimumAboveMaximum() throws {
+        // ASLayoutElementSizeConstrain: maxVal <= minVal, so both ends become the minimum and the exact size is
+        // irrelevant: width 87. The height is exactly 125.
+        let style = LayoutStyle(width: .points(60), height: .points(125), minWidth: .points(87), maxWidth: .points(60))
+        #expect(try Layout.compute(Box(style: style), in: .unconstrained).size == Size(width: 87, height: 125))
+        #expect(style.resolvedRange(parentSize: Size(width: .nan, height: .nan))
+            == SizeRange(min: Size(width: 87, height: 125), max: Size(width: 87, height: 125)))
+        // Heights too: minHeight 40 over maxHeight 30 gives 40, whatever the exact height (10).
+        let tall = LayoutStyle(height: .points(10), minHeight: .points(40), maxHeight: .points(30))
+        #expect(try Layout.compute(Box(size: Size(width: 5, height: 5), style: tall), in: .unconstrained).size
+            == Size(width: 5, height: 40))
+    }
 }
 
 extension TextureRuleTests {

@@ -281,21 +281,26 @@ struct NodeLayoutTests {
     func badStyleRechecked() throws {
         let leaf = CountingLeaf("leaf", size: Size(5, 5))
         leaf.style.minWidth = .points(50)
-        leaf.style.maxWidth = .points(20)
+        leaf.style.flexGrow = -1
         let range = SizeRange(min: .zero, max: Size(100, 100))
         for _ in 0..<2 {
             do {
                 _ = try leaf.layoutThatFits(range)
-                Issue.record("a style with minWidth above maxWidth was laid out")
+                Issue.record("a style with a negative flexGrow was laid out")
             } catch {
-                #expect(error.path.hasSuffix("style.minWidth"))
+                #expect(error.path.hasSuffix("style.flexGrow"))
             }
         }
-        leaf.style.maxWidth = .points(80)
+        leaf.style.flexGrow = 0
         // Measured 5 wide, held to the minimum width of 50.
         #expect(try leaf.layoutThatFits(range).size == Size(50, 5))
-        leaf.style.minWidth = .points(90)
+        leaf.style.width = .points(-1)
         #expect(throws: LayoutError.self) { try leaf.layoutThatFits(range) }
+        // A minimum above its maximum is no error: the minimum wins (ASLayoutElementSizeConstrain), 90 wide.
+        leaf.style.width = .auto
+        leaf.style.maxWidth = .points(20)
+        leaf.style.minWidth = .points(90)
+        #expect(try leaf.layoutThatFits(range).size == Size(90, 5))
     }
 
     /// A stack reads each child node's style from the node's snapshot (in place): its flex factor places it, and

@@ -184,8 +184,7 @@ struct PassNotesTests {
             let leaf = CountingLeaf("noted", size: Size(10, 10))
             weakLeaf = leaf
             let bad = CountingLeaf("bad", size: Size(10, 10))
-            bad.style.minWidth = .points(50)
-            bad.style.maxWidth = .points(20)
+            bad.style.flexGrow = -1
             // The leaf is laid out (and noted) first; the bad style is found later, in a sibling's own layout.
             let failing = ComposedNode("failing") { _ in StackSpec.vertical(children: [bad]) }
             let root = ComposedNode("root") { _ in StackSpec.vertical(children: [leaf, failing]) }
