@@ -44,7 +44,7 @@ public struct PixelGrid: Hashable, Sendable {
     /// The scales layouts accept: 0.01 to 10,000 pixels per point.
     ///
     /// Screens have 1 to 4 pixels per point; 10,000 leaves room for rounding finer than any screen while every
-    /// valid size (below `FLT_MAX / 2`, see ``Size/isValid``) times the scale stays finite, so rounding never
+    /// valid size (below 1e7, see ``Size/isValid``) times the scale stays finite, so rounding never
     /// turns a size into infinity (a scale of 1e308 would). Below 0.01 a pixel would be over 100 points wide.
     public static let scales: ClosedRange<Double> = 0.01...10_000
 

@@ -1,21 +1,21 @@
 /// Which lengths count as sizes, by Texture's rule (`ASPointsValidForSize` and `ASIsCGSizeValidForSize`).
 ///
-/// A length is a valid size when it is zero or a normal number, not negative, and below `FLT_MAX / 2`
-/// (about 1.7e38 points). Anything else is treated like infinity where Texture checks it: a range's max that
-/// is not a valid size is unbounded (a leaf measures 0x0 under it, and relative, center, absolute, ratio and
-/// corner specs give their children an undefined parent size there), and a layout whose size is not valid is
-/// recorded as 0x0. So `CGFLOAT_MAX` (1.7976931348623157e308), which Texture's own tests pass as a max,
-/// behaves like infinity, while 1e7 or 1e38 are ordinary bounds.
+/// A length is a valid size when it is zero or a normal number, not negative, and below 10,000,000 points
+/// (1e7, which Texture picked so that Yoga's undefined, 1e21, is not a size). Anything else is treated like
+/// infinity where Texture checks it: a range's max that is not a valid size is unbounded (a leaf measures 0x0
+/// under it, and relative, center, absolute, ratio and corner specs give their children an undefined parent
+/// size there), and a layout whose size is not valid is recorded as 0x0. So a max of 2e7, or `CGFLOAT_MAX`
+/// (which Texture's own tests pass as a max), behaves like infinity.
 extension Size {
-    /// `FLT_MAX / 2` (1.7014117331926443e38): the first length that is not a valid size.
-    public static let sizeLimit: Double = 1.7014117331926443e38
+    /// 1e7: the first length that is not a valid size.
+    public static let sizeLimit: Double = 10_000_000
 
     /// Whether `points` is a valid size: 0 or a normal number, >= 0 and below ``sizeLimit``.
     @inlinable
     public static func isValid(_ points: Double) -> Bool {
-        // Texture's `(isnormal(points) || points == 0) && points >= 0 && points < FLT_MAX / 2`, in at most
+        // Texture's `(isnormal(points) || points == 0) && points >= 0 && points < 10000000`, in at most
         // three comparisons.
-        points == 0 || (points >= .leastNormalMagnitude && points < 1.7014117331926443e38)
+        points == 0 || (points >= .leastNormalMagnitude && points < 10_000_000)
     }
 
     /// Whether both dimensions are valid sizes (Texture's `ASIsCGSizeValidForSize`).

@@ -22,7 +22,7 @@ struct LayoutCommand: ParsableCommand {
     var min = SizeArgument(.zero)
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("The maximum size; inf for unbounded (e.g. 375xinf).", valueName: SizeArgument.valueName))
+            help: ArgumentHelp("The maximum size; inf for unbounded (e.g. 375xinf), as is 1e7 or more.", valueName: SizeArgument.valueName))
     var max = SizeArgument(Size(width: .infinity, height: .infinity))
 
     @Option(parsing: .unconditional,

@@ -70,6 +70,18 @@ struct CLITests {
         #expect(svg.stdout.contains(">b</text>"))
     }
 
+    @Test("A max of 2e7 is unbounded, as ASPointsValidForSize has it (valid below 1e7)")
+    func maxAboveSizeLimit() throws {
+        // A box measures 0x0 under a max that is not a valid size (ASDisplayNode's calculateSizeThatFits).
+        let box = try Weft.run(["layout", "-", "--max", "100x2e7", "--format", "flat"], stdin: #"{"type": "box", "id": "b"}"#)
+        #expect(box.stdout == "{\n  \"b\": [0, 0, 0, 0]\n}\n")
+        // The center spec's height is undefined under 2e7, so it takes its child's 10: 100 x 10, the child at
+        // (round((100 - 10) / 2), 0).
+        let document = #"{"type": "center", "id": "c", "child": {"type": "box", "id": "b", "size": [10, 10]}}"#
+        let center = try Weft.run(["layout", "-", "--max", "100x2e7", "--format", "flat"], stdin: document)
+        #expect(center.stdout == "{\n  \"c\": [0, 0, 100, 10],\n  \"b\": [45, 0, 10, 10]\n}\n")
+    }
+
     func expectRefused(_ arguments: [String], stdin: String? = nil, message: String) throws {
         let result = try Weft.run(arguments, stdin: stdin)
         #expect(result.status == 2, "\(arguments): status \(result.status)")

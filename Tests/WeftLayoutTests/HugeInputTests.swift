@@ -169,7 +169,7 @@ struct HugeInputTests {
 
     @Test("A box of size [1e308, 1] is recorded as 0x0, as Texture's ASLayout does with an invalid size")
     func hugeBoxSize() throws {
-        // 1e308 >= FLT_MAX / 2, so ASIsCGSizeValidForSize fails and the size becomes 0x0 (both dimensions).
+        // 1e308 >= 1e7, so ASIsCGSizeValidForSize fails and the size becomes 0x0 (both dimensions).
         let box = try layout(#"{"type": "box", "id": "b", "size": [1e308, 1]}"#)
         #expect(box.frame == Rect(x: 0, y: 0, width: 0, height: 0))
         #expect(try outputNumbers(box) == [0, 0, 0, 0, 0, 0, 0, 0])
@@ -217,17 +217,21 @@ struct HugeInputTests {
         #expect(nested.path == "root.child.child")
     }
 
-    @Test("An infinite inset needs a max that is a valid size: CGFLOAT_MAX counts as unbounded")
+    @Test("An infinite inset needs a max that is a valid size: CGFLOAT_MAX and 2e7 count as unbounded")
     func infiniteInsetUnderHugeMax() throws {
         let inset = #"{"type": "inset", "insets": {"left": "inf"}, "child": {"type": "box", "size": [10, 10]}}"#
         let huge = SizeRange(min: .zero, max: Size(width: .greatestFiniteMagnitude, height: 10))
         let error = try #require(layoutError(inset, in: huge))
         #expect(error.path == "root.insets.left")
         #expect(error.reason.hasPrefix("an infinite inset needs a finite max width"))
-        // Under a max that is a valid size the child is pushed to the right: x = 1e38 - (0 + 10), which is
-        // 1e38 in doubles.
-        let bounded = try layout(inset, in: SizeRange(min: .zero, max: Size(width: 1e38, height: 10)))
-        #expect(bounded.sublayouts[0].position.x == 1e38)
+        // 2e7 is no size either (ASPointsValidForSize: below 1e7): the spec would be 2e7 wide, which ASLayout
+        // asserts on.
+        let twice = SizeRange(min: .zero, max: Size(width: 2e7, height: 10))
+        #expect(layoutError(inset, in: twice)?.path == "root.insets.left")
+        // Under a max that is a valid size the child is pushed to the right: x = 9,999,990 - (0 + 10).
+        let bounded = try layout(inset, in: SizeRange(min: .zero, max: Size(width: 9_999_990, height: 10)))
+        #expect(bounded.sublayouts[0].position.x == 9_999_980)
+        #expect(bounded.size == Size(width: 9_999_990, height: 10))
     }
 
     @Test("A scale of 1e308 is refused; scales from 0.01 to 10000 are accepted")
@@ -238,7 +242,7 @@ struct HugeInputTests {
         #expect(layoutError(box, scale: 0.001)?.path == "scale")
         #expect(layoutError(box, scale: .nan)?.path == "scale")
         #expect(PixelGrid.problem(scale: 10_000) == nil && PixelGrid.problem(scale: 0.01) == nil)
-        // At the largest scale a size just below FLT_MAX / 2 still rounds to a finite number.
+        // At the largest scale a size just below 1e7 still rounds to a finite number.
         let grid = PixelGrid(scale: 10_000)
         #expect(grid.ceil(Size.sizeLimit.nextDown).isFinite)
         #expect(try layout(box, scale: 10_000).size == Size(width: 10.3, height: 1))

@@ -57,17 +57,38 @@ extension TextureRuleTests {
         #expect(LayoutStyle(minWidth: .fraction(0.5)).resolvedRange(parentSize: unbounded) == .unconstrained)
     }
 
-    @Test("Sizes are valid below FLT_MAX / 2, as ASPointsValidForSize has it")
+    @Test("Sizes are valid below 1e7, as ASPointsValidForSize has it")
     func sizeValidity() {
-        #expect(Size.sizeLimit == Double(Float.greatestFiniteMagnitude) / 2)
-        #expect(Size.isValid(0) && Size.isValid(1e7) && Size.isValid(1e38))
-        #expect(!Size.isValid(Size.sizeLimit) && !Size.isValid(.greatestFiniteMagnitude) && !Size.isValid(.infinity))
+        // ASDimension.h: `points < 10000000.0`.
+        #expect(Size.sizeLimit == 10_000_000)
+        #expect(Size.isValid(0) && Size.isValid(9_999_999) && Size.isValid(10_000_000.nextDown))
+        #expect(!Size.isValid(1e7) && !Size.isValid(2e7) && !Size.isValid(1e38))
+        #expect(!Size.isValid(.greatestFiniteMagnitude) && !Size.isValid(.infinity))
         #expect(!Size.isValid(-1) && !Size.isValid(.nan))
         // isnormal() rejects subnormal numbers, so Texture treats 5e-324 as invalid too.
         #expect(!Size.isValid(.leastNonzeroMagnitude))
-        #expect(Size(width: 10, height: 1e300).isValid == false)
-        let parent = Size(width: 100, height: .greatestFiniteMagnitude).definedParentSize
+        #expect(Size(width: 10, height: 2e7).isValid == false)
+        let parent = Size(width: 100, height: 2e7).definedParentSize
         #expect(parent.width == 100 && parent.height.isNaN)
+    }
+
+    @Test("A max of 2e7 is no size: a box measures 0x0, a center spec takes its child's height")
+    func maxAtTwiceTheSizeLimit() throws {
+        let range = SizeRange(min: .zero, max: Size(width: 100, height: 2e7))
+        // ASDisplayNode's calculateSizeThatFits returns CGSizeZero when ASIsCGSizeValidForSize({100, 2e7})
+        // fails; clamped into 0...(100, 2e7) that stays 0x0.
+        #expect(try Layout.compute(Box(), in: range).size == .zero)
+        // ASRelativeLayoutSpec: the height 2e7 fails ASPointsValidForSize, so it is undefined and the spec takes
+        // the child's height 10; the width 100 is valid. Clamped: 100 x 10. The child sits at
+        // (round((100 - 20) x 0.5), round((10 - 10) x 0.5)) = (40, 0).
+        let center = try Layout.compute(CenterSpec(child: Box(size: Size(width: 20, height: 10))), in: range)
+        #expect(center.size == Size(width: 100, height: 10))
+        #expect(center.sublayouts[0].position == Point(x: 40, y: 0))
+        #expect(center.sublayouts[0].size == Size(width: 20, height: 10))
+        // ASLayout records a size of 2e7 as 0x0 (ASIsCGSizeValidForSize fails), one just below 1e7 as it is.
+        #expect(try Layout.compute(Box(size: Size(width: 1, height: 2e7)), in: .unconstrained).size == .zero)
+        #expect(try Layout.compute(Box(size: Size(width: 1, height: 9_999_999)), in: .unconstrained).size
+            == Size(width: 1, height: 9_999_999))
     }
 
     @Test("A minimum above its maximum wins, as ASLayoutElementSizeConstrain has it")

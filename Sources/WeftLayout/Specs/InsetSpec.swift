@@ -8,8 +8,8 @@
 /// - The spec's size is the child's size plus the insets, clamped into the range; on an axis with an
 ///   infinite inset it is the range's max.
 /// - Like Texture, the spec's own style sizes are not applied to its range.
-/// - An infinite inset on an axis whose max is also infinite, or too large to be a size (``Size/isValid``,
-///   such as `CGFLOAT_MAX`), would give an invalid size and a position out of range: that is refused with an
+/// - An infinite inset on an axis whose max is also infinite, or too large to be a size (``Size/isValid``:
+///   1e7 or more), would give an invalid size and a position out of range: that is refused with an
 ///   error naming the inset (Texture asserts there and uses a zero size in release builds).
 public struct InsetSpec: ValueSpec {
     public let insets: EdgeInsets
@@ -43,13 +43,13 @@ extension LayoutBuilder {
         if !Size.isValid(range.max.width),
            let side = insets.left.isInfinite ? "left" : insets.right.isInfinite ? "right" : nil {
             throw LayoutError(
-                "an infinite inset needs a finite max width (below FLT_MAX / 2), but the range is \(range)",
+                "an infinite inset needs a finite max width (below 1e7), but the range is \(range)",
                 path: "insets.\(side)")
         }
         if !Size.isValid(range.max.height),
            let side = insets.top.isInfinite ? "top" : insets.bottom.isInfinite ? "bottom" : nil {
             throw LayoutError(
-                "an infinite inset needs a finite max height (below FLT_MAX / 2), but the range is \(range)",
+                "an infinite inset needs a finite max height (below 1e7), but the range is \(range)",
                 path: "insets.\(side)")
         }
         let insetsX = finiteOrZero(insets.left) + finiteOrZero(insets.right)

@@ -3,7 +3,7 @@
 /// `ratio` is height / width: 0.5 is twice as wide as tall. It must be finite and > 0.
 ///
 /// - The range is first narrowed by the spec's style.
-/// - Where the range's max width is a valid size (``Size/isValid(_:)``: finite and below `FLT_MAX / 2`), one
+/// - Where the range's max width is a valid size (``Size/isValid(_:)``: not negative and below 1e7), one
 ///   candidate is (max width, ratio x max width rounded down to the pixel grid); where the max height is
 ///   valid, another is (max height / ratio rounded down, max height).
 ///   Each candidate is clamped into the range and the one whose proportions are closest to the ratio wins

@@ -31,7 +31,7 @@ public struct Spacer: ValueSpec {
 /// Its layout is Texture's leaf `ASDisplayNode`: the range is narrowed by the style, the box measures itself
 /// against the range's max, and the measured size is clamped into the range. A box with an intrinsic `size`
 /// measures as that size. A box without one measures as the range's max when that is a valid size
-/// (``Size/isValid``: finite and below `FLT_MAX / 2`), and as zero otherwise (Texture's default
+/// (``Size/isValid``: not negative and below 1e7), and as zero otherwise (Texture's default
 /// `calculateSizeThatFits:`).
 public struct Box: ValueSpec {
     public let style: LayoutStyle
