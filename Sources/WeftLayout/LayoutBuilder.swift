@@ -35,7 +35,7 @@ public struct LayoutRef: Hashable, Sendable {
 /// when the tree is finished: each layout's position in the root's coordinates is rounded up to the pixel
 /// grid (Texture's flattening), so the finished tree's relative positions are differences of rounded
 /// positions. A size with a dimension that is not a valid size (``Size/isValid``: NaN, negative, infinite or
-/// `FLT_MAX / 2` and above) is recorded as 0x0, as Texture's `ASLayout` does in release builds; a position
+/// ``Size/sizeLimit``, 1e7, and above) is recorded as 0x0, as Texture's `ASLayout` does in release builds; a position
 /// that is not finite is recorded as zero.
 public struct LayoutBuilder: ~Copyable {
     /// What a recorded layout belongs to: a spec of an arena (by index), an element with identity (a node,
