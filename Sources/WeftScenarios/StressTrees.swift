@@ -33,6 +33,31 @@ public enum StressTrees {
         return (root, .unconstrained)
     }
 
+    /// The nested patterns of `nested(_:levels:)`: stacks nested in flexible stacks, each level's stack
+    /// flexGrow 1 in a direction that alternates, laid out in exactly 1000 x 1000.
+    public enum NestedPattern: String, CaseIterable, Sendable {
+        /// Each stack flexBasis 50%, one 10x10 leaf at the bottom.
+        case alternating
+        /// The same, with a sibling leaf of flexBasis 30% beside the nest at each level.
+        case sibling
+        /// One child each, a different flexBasis per level (40% to 89%).
+        case varyingBasis = "varying basis"
+    }
+
+    /// `levels` stacks nested in the given pattern, and the exact range they are laid out in.
+    public static func nested(_ pattern: NestedPattern, levels: Int) -> (any LayoutElement, SizeRange) {
+        var element: any LayoutElement = Box(size: Size(10, 10))
+        for level in 0..<levels {
+            let direction: StackDirection = level % 2 == 0 ? .vertical : .horizontal
+            let basis = pattern == .varyingBasis ? 0.4 + 0.01 * Double(level % 50) : 0.5
+            let style = LayoutStyle(flexGrow: 1, flexBasis: .fraction(basis))
+            var children = [element]
+            if pattern == .sibling { children.append(Box(style: LayoutStyle(flexBasis: .fraction(0.3)))) }
+            element = StackSpec(StackOptions(direction: direction), children: children, style: style)
+        }
+        return (element, SizeRange(exactly: Size(1000, 1000)))
+    }
+
     /// The number of elements in a tree.
     public static func count(_ element: any LayoutElement) -> Int {
         1 + element.childElements.reduce(0) { $0 + count($1) }

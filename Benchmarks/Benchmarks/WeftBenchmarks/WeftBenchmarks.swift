@@ -141,6 +141,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // 5b. Stacks nested in flexible stacks (StressTrees.nested), per tree of 40 and of 160 levels: linear in
+    //     the depth, so the 160-level tree takes about 4 times the 40-level one (per level, the same).
+    for pattern in StressTrees.NestedPattern.allCases {
+        for levels in [40, 160] {
+            Benchmark("5 nested \(pattern.rawValue), \(levels) levels, per tree",
+                      configuration: .init(scalingFactor: .one, maxIterations: 20, thresholds: longTolerances)) { benchmark in
+                let (tree, range) = StressTrees.nested(pattern, levels: levels)
+                var builder = LayoutBuilder()
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    blackHole(try Layout.compute(tree, in: range, using: &builder))
+                }
+            }
+        }
+    }
+
     // 6. Parallel feed layout: 10,000 photo cells on one thread and on every core (node trees, a layout pass
     //    each). Compare the two results' wall clock for the speedup.
     for threads in [1, ProcessInfoCores.count] {
