@@ -135,6 +135,16 @@ public final class SpecArena: @unchecked Sendable {
         return appendRecord(kind, style: style, identifier: identifier, scratchFrom: base)
     }
 
+    /// ``append(_:style:identifier:parts:)`` for a value spec's children, elements: each read as it is (handed
+    /// over as parts, the array was cast to `[any SpecPart]` element by element first, a dynamic cast per child).
+    func append(_ kind: SpecKind, style: LayoutStyle, identifier: String?, elements: [any LayoutElement]) -> Int32 {
+        let base = scratch.count
+        for element in elements {
+            scratch.append(element.specChild(in: self))
+        }
+        return appendRecord(kind, style: style, identifier: identifier, scratchFrom: base)
+    }
+
     /// Appends a spec with one child.
     @inlinable
     func append(_ kind: SpecKind, style: LayoutStyle, identifier: String?, child: some SpecPart) -> Int32 {

@@ -30,7 +30,7 @@ public struct AbsoluteSpec: ValueSpec {
 
     public func specChild(in arena: SpecArena) -> SpecChild {
         if let refused = arena.refusingDeepNesting(self) { return refused }
-        return SpecChild(spec: arena.append(.absolute(sizing), style: style, identifier: identifier, parts: children))
+        return SpecChild(spec: arena.append(.absolute(sizing), style: style, identifier: identifier, elements: children))
     }
 }
 

@@ -24,7 +24,7 @@ public struct WrapperSpec: ValueSpec {
 
     public func specChild(in arena: SpecArena) -> SpecChild {
         if let refused = arena.refusingDeepNesting(self) { return refused }
-        return SpecChild(spec: arena.append(.wrapper, style: style, identifier: identifier, parts: children))
+        return SpecChild(spec: arena.append(.wrapper, style: style, identifier: identifier, elements: children))
     }
 }
 

@@ -87,7 +87,7 @@ public struct StackSpec: ValueSpec {
         if let refused = arena.refusingDeepNesting(self) { return refused }
         // The options are stored as given: the arena's stack applies the conveniences again (idempotent).
         return SpecChild(spec: arena.append(
-            .stack(options, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, parts: children))
+            .stack(options, horizontalAlignment, verticalAlignment), style: style, identifier: identifier, elements: children))
     }
 }
 
