@@ -81,4 +81,17 @@ extension SpecArena {
         let element = self.element(child)
         return (element.baselineAscender, element.baselineDescender)
     }
+
+    /// The baselines of a child that is not laid out: as ``baselines(of:)``, except that a vertical stack
+    /// (which takes its children's only when laid out) reports its own style's.
+    func ownBaselines(of child: SpecChild) -> (ascender: Double, descender: Double) {
+        if child.isSpec {
+            let style = style(of: record(child.specIndex))
+            return (style.ascender, style.descender)
+        }
+        let element = self.element(child)
+        guard element is StackSpec || element is Spec else { return (element.baselineAscender, element.baselineDescender) }
+        let style = element.style
+        return (style.ascender, style.descender)
+    }
 }

@@ -158,3 +158,46 @@ extension TextureRuleTests {
         #expect(LayoutStyle(maxHeight: .fraction(1)).fixedRange == nil)
     }
 }
+
+extension TextureRuleTests {
+    /// ASStackLayoutSpec.mm:148-151: a vertical stack writes its first child's ascender and its last child's
+    /// descender into its own style only when it computes its layout; its parent reads the style after laying
+    /// its children out (ASStackUnpositionedLayout.mm:257-267). With one child flexible both ways and an exact
+    /// width (useOptimizedFlexing, :538-545) that child starts as a 0x0 placeholder (:686-687); a shrinking line
+    /// gives its zero size no share (:377-384), so it is never laid out and keeps its style's own baselines.
+    @Test("A vertical stack that optimized flexing never lays out is aligned on its own style's baselines")
+    func unlaidVerticalStackBaselines() throws {
+        let own = LayoutStyle(flexGrow: 1, flexShrink: 1, ascender: 6, descender: -2)
+        let top = LayoutStyle(ascender: 24)
+        let bottom = LayoutStyle(descender: -3)
+        let value = StackSpec.vertical(
+            alignItems: .start, children: [Box(size: Size(50, 30), style: top), Box(size: Size(50, 10), style: bottom)],
+            style: own)
+        var specs = SpecBuilder()
+        let built = specs.finish(specs.vstack(
+            alignItems: .start, children: [specs.box(size: Size(50, 30), style: top), specs.box(size: Size(50, 10), style: bottom)],
+            style: own))
+        // Width exactly 100; the label (120 wide, no flex) makes the violation -20, and only the column can shrink.
+        let range = SizeRange(min: Size(100, 0), max: Size(100, 200))
+        // The column as a spec of the row's arena, and as an element (a finished spec of another arena).
+        for column in [value as any LayoutElement, built] {
+            // baselineFirst: ascents max(16, 6) = 16, descents max(20 - 16, 0 - 6) = 4: line 20, baseline 16.
+            // The column (0x0) at y 16 - 6 = 10 (with its first child's 24 it would be at 0, the label at 8).
+            let first = StackSpec(
+                StackOptions(direction: .horizontal, alignItems: .baselineFirst),
+                children: [Box(size: Size(120, 20), style: LayoutStyle(ascender: 16)), column])
+            let firstLayout = try Layout.compute(first, in: range)
+            #expect(firstLayout.sublayouts.map(\.frame) == [
+                Rect(x: 0, y: 0, width: 120, height: 20), Rect(x: 120, y: 10, width: 0, height: 0)])
+            // baselineLast: the label's baseline 20 - 4 = 16, the column's 0 + (-2) = -2; ascents max(16, -2) = 16,
+            // descents max(4, 0 - -2) = 4: line 20, baseline 16. The column at y 16 - -2 = 18 (with its last
+            // child's -3, 19).
+            let last = StackSpec(
+                StackOptions(direction: .horizontal, alignItems: .baselineLast),
+                children: [Box(size: Size(120, 20), style: LayoutStyle(descender: -4)), column])
+            let lastLayout = try Layout.compute(last, in: range)
+            #expect(lastLayout.sublayouts.map(\.frame) == [
+                Rect(x: 0, y: 0, width: 120, height: 20), Rect(x: 120, y: 18, width: 0, height: 0)])
+        }
+    }
+}

@@ -15,6 +15,7 @@ extension StackPass {
                 let ref = builder.placeholder(arena, child(i, in: arena))
                 builder.stackItems[itemBase + i].ref = ref
                 builder.stackItems[itemBase + i].size = .zero
+                builder.stackItems[itemBase + i].deferral = StackItem.unlaid
             } else {
                 let basis = item.pointee.flexBasis
                 try layOut(
@@ -105,6 +106,23 @@ extension StackPass {
                 let flexed = max(item.pointee.size.main(direction) + change + extra, 0)
                 try relayOut(i, mainMin: flexed, mainMax: flexed, crossMin: crossMin, crossMax: crossMax, arena, &builder)
             }
+        }
+        if optimizedFlexing { takeUnlaidBaselines(arena, &builder) }
+    }
+
+    /// The baselines of the child that optimized flexing left a placeholder and that flexing did not lay out: a
+    /// shrinking line gives its zero size no share, and growing gives it `floor` of its share, 0 under a point.
+    /// Texture never lays that child out, and a vertical stack takes its first child's ascender and its last
+    /// child's descender into its own style only when it computes its layout (ASStackLayoutSpec.mm:148-151),
+    /// where its parent reads them after its children's layouts (ASStackUnpositionedLayout.mm:257-267): such a
+    /// child is aligned on its own style's.
+    @inline(never)
+    private mutating func takeUnlaidBaselines(_ arena: SpecArena, _ builder: inout LayoutBuilder) {
+        for i in 0..<childCount {
+            let item = builder.stackItems[itemBase + i]
+            guard item.deferral == StackItem.unlaid, item.isBaselineAligned else { continue }
+            (builder.stackItems[itemBase + i].ascender, builder.stackItems[itemBase + i].descender) =
+                arena.ownBaselines(of: child(i, in: arena))
         }
     }
 

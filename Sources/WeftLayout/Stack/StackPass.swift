@@ -2,8 +2,9 @@
 /// `ASStackLayoutSpecChild` does), and its current layout.
 struct StackItem {
     var ref: LayoutRef
-    /// The child's put-off layout (``StackPass/layOut``) in the builder's deferred layouts, -1 for none. (Beside
-    /// `ref`, in what was its padding.)
+    /// The child's put-off layout (``StackPass/layOut``) in the builder's deferred layouts, -1 for none, or
+    /// ``unlaid`` while the child is optimized flexing's placeholder, not laid out. (Beside `ref`, in what was its
+    /// padding.)
     var deferral: Int32 = -1
     var size: Size
     let flexGrow: Double
@@ -22,6 +23,9 @@ struct StackItem {
     var isFlexibleBothWays: Bool { flexGrow > 0 && flexShrink > 0 }
 
     var isBaselineAligned: Bool { alignment == .baselineFirst || alignment == .baselineLast }
+
+    /// ``deferral`` of a child that optimized flexing left a zero-size placeholder and that is not laid out yet.
+    static let unlaid: Int32 = -2
 }
 
 /// A child's layout put off by its stack (``StackPass/layOut``): the range it was asked to fit, which fixes its

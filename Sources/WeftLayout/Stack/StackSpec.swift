@@ -27,7 +27,9 @@
 ///    `alignContent` and `lineSpacing` place the lines.
 /// 8. The stack's size is the longest line and the sum of the line cross sizes, clamped into the range.
 ///
-/// A vertical stack reports its first child's ascender and its last child's descender for baseline alignment.
+/// A vertical stack reports its first child's ascender and its last child's descender for baseline alignment,
+/// as Texture's does once laid out; the child that optimized flexing (rule 2) skips and flexing then leaves
+/// unsized is never laid out, and is aligned on its own style's ascender and descender.
 public struct StackSpec: ValueSpec {
     /// The options after the alignment conveniences were applied.
     public let options: StackOptions
