@@ -303,21 +303,11 @@ public struct LayoutPass: Sendable {
                 guard let child = first.layout?.layout.sublayouts.lazy.compactMap({ $0.object as? Node })
                     .first(where: { ObjectIdentifier($0) == placed[a].node })
                 else { return }
-                let firstPlace = Self.place(of: child, in: first.node, range: first.range, scale: scale, occurrence: 0)
-                let secondPlace = Self.place(of: child, in: second.node, range: second.range, scale: scale,
-                                             occurrence: first.node === second.node ? 1 : 0)
+                let firstPlace = first.node.place(of: child, range: first.range, scale: scale, occurrence: 0)
+                let secondPlace = second.node.place(of: child, range: second.range, scale: scale,
+                                                    occurrence: first.node === second.node ? 1 : 0)
                 throw .nodeInTwoPlaces(node: child.displayName, first: firstPlace, second: secondPlace)
             }
-        }
-
-        /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]": where `child` occurs in `node`'s layout
-        /// for `range` (the first or a later occurrence). Nodes cache flattened layouts, so this lays the spec
-        /// out again: it only runs to word an error.
-        static func place(of child: Node, in node: Node, range: SizeRange, scale: Double, occurrence: Int = 0) -> String {
-            let places = node.specLayout(range, scale: scale)?.flattenedWithPlaces()
-                .filter { ($0.entry.element as? Node) === child }.map(\.place) ?? []
-            let place = occurrence < places.count ? places[occurrence] : places.last ?? "its layout spec"
-            return "the layout of \(node.displayName) at \(place)"
         }
     }
 
@@ -496,7 +486,7 @@ public struct LayoutPass: Sendable {
             return .nodeInTwoPlaces(node: updates[i].node.displayName, first: Node.placedElsewhere, second: "the root of this layout pass")
         }
         let parent = updates[updates[i].parent]
-        let place = Builder.place(of: updates[i].node, in: parent.node, range: parent.range, scale: context.scale)
+        let place = parent.node.place(of: updates[i].node, range: parent.range, scale: context.scale)
         let first = other.map { "a subnode of \($0.displayName)" } ?? Node.placedElsewhere
         return .nodeInTwoPlaces(node: updates[i].node.displayName, first: first, second: place)
     }

@@ -41,11 +41,54 @@ extension Node {
             entry = try computeRootEntry(range, context: context, inputs: inputs)
         }
         let layout: StoredLayout
-        if let own = entry.layout { layout = own } else { layout = try leafLayout(size: entry.size, scale: context.scale) }
+        if let own = entry.layout {
+            // Checked on a hit too: a layout pass that refused the node stored its entry before it checked.
+            if own.sublayoutCount > 1 { try refuseNodePlacedTwice(in: own, range: entry.range, scale: context.scale) }
+            layout = own
+        } else {
+            layout = try leafLayout(size: entry.size, scale: context.scale)
+        }
         // Published for the repeats, computed or cached alike, at the generation loaded before the inputs were
         // read (if an input changed meanwhile, the generation no longer matches and the record is never used).
         rootRecord.publish(RootRecord(range: range, generation: generation, layout: layout, statistics: context.statistics))
         return layout.attaching(self)
+    }
+
+    /// Refuses the node's own `layout` (for `range`, narrowed) where it places a node twice, with the error a
+    /// layout pass gives (``HierarchyError/nodeInTwoPlaces(node:first:second:)``): a node has one place.
+    @inline(never)
+    private func refuseNodePlacedTwice(in layout: StoredLayout, range: SizeRange, scale: Double) throws(LayoutError) {
+        guard let child = Self.nodePlacedTwice(in: layout) else { return }
+        let error = HierarchyError.nodeInTwoPlaces(
+            node: child.displayName, first: place(of: child, range: range, scale: scale, occurrence: 0),
+            second: place(of: child, range: range, scale: scale, occurrence: 1))
+        throw LayoutError(error.description)
+    }
+
+    /// The first node a flattened layout places twice (the one whose second placement comes first), or nil. The
+    /// sublayouts' objects are read once, onto the stack; a few are compared pair by pair, more through a set.
+    static func nodePlacedTwice(in layout: StoredLayout) -> Node? {
+        let count = layout.sublayoutCount
+        return withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: count) { objects in
+            for k in 0..<count { objects.initializeElement(at: k, to: layout.unretainedSublayoutObject(k)?.toOpaque()) }
+            defer { objects.deinitialize() }
+            if count <= 32 {
+                for i in 1..<count {
+                    guard let object = objects[i] else { continue }
+                    for j in 0..<i where objects[j] == object {
+                        if let node = Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue() as? Node { return node }
+                        break
+                    }
+                }
+                return nil
+            }
+            var seen = Set<UnsafeMutableRawPointer>(minimumCapacity: count)
+            for k in 0..<count {
+                guard let object = objects[k], !seen.insert(object).inserted else { continue }
+                if let node = Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue() as? Node { return node }
+            }
+            return nil
+        }
     }
 
     /// A leaf's own layout: the node alone, of its size (detached: attach the node to hand it out).
@@ -348,6 +391,16 @@ extension Node {
         unlockNoting(state, key: key, layout: layout, in: notes)
         withExtendedLifetime(replaced) {}
         return result
+    }
+
+    /// "the layout of PhotoCellNode "c" at layoutSpec.children[1]": where `child` occurs in the node's layout
+    /// for `range` (already narrowed by its style; the first or a later occurrence). Nodes cache flattened
+    /// layouts, so this lays the spec out again: it only runs to word an error.
+    func place(of child: Node, range: SizeRange, scale: Double, occurrence: Int = 0) -> String {
+        let places = specLayout(range, scale: scale)?.flattenedWithPlaces()
+            .filter { ($0.entry.element as? Node) === child }.map(\.place) ?? []
+        let place = occurrence < places.count ? places[occurrence] : places.last ?? "its layout spec"
+        return "the layout of \(displayName) at \(place)"
     }
 
     /// The node's full layout for `range` (already narrowed by its style): the node at the root and its spec's

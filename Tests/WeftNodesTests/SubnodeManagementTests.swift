@@ -180,6 +180,33 @@ struct SubnodeManagementTests {
         #expect(root.subnodes.isEmpty)
     }
 
+    @Test("layoutThatFits refuses a node twice in the layout with a pass's words, on a cache hit too")
+    func twiceInLayoutThatFits() throws {
+        let a = CountingLeaf("a", size: Size(10, 10))
+        let build: @Sendable (SizeRange) -> any LayoutElement = { _ in
+            StackSpec.horizontal(children: [a, InsetSpec(insets: .zero, child: a)])
+        }
+        let expected = "CountingLeaf \"a\" is in two places: the layout of ComposedNode \"root\" at layoutSpec.children[0]"
+            + " and the layout of ComposedNode \"root\" at layoutSpec.children[1].child"
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        // Computed by layoutThatFits, and asked again (nothing was published for the repeat).
+        let fresh = ComposedNode("root", build: build)
+        #expect(throws: LayoutError(expected)) { try fresh.layoutThatFits(range) }
+        #expect(throws: LayoutError(expected)) { try fresh.layoutThatFits(range) }
+        // A layout pass stores the node's entry, then refuses the node in the same words.
+        let root = ComposedNode("root", build: build)
+        #expect(throws: HierarchyError.self) { try LayoutPass.compute(root: root, range: range) }
+        do {
+            _ = try LayoutPass.compute(root: root, range: range)
+        } catch {
+            #expect(error.description == expected)
+        }
+        // layoutThatFits then finds the entry (its spec is called only to word the two places) and refuses it.
+        let calls = root.specCalls
+        #expect(throws: LayoutError(expected)) { try root.layoutThatFits(range) }
+        #expect(root.specCalls == calls + 2)
+    }
+
     @Test("A node in two parents' layouts is an error naming both; the earlier hierarchy stays")
     func twoParents() throws {
         let shared = CountingLeaf("shared", size: Size(10, 10))
