@@ -86,7 +86,7 @@ if wants attack; then
     # it: on a quiet machine, where the probes' p99 alone is 1-4 ms, the nested attack (a small body, so not
     # idle from its start as the 1 MB ones are) measured 7-22 ms under attack, 3.2-4.8x.
     seconds=10; ratio=2; allowance=0; [ "$quick" = 1 ] && { seconds=5; ratio=3; allowance=15; }
-    for kinds in array cells escapes text wide nested; do
+    for kinds in array cells escapes text wide nested flexnest bidi; do
         start_server
         # On a shared machine a burst of other work can land in the attacked windows alone: a kind fails only
         # if it fails three times.

@@ -46,7 +46,8 @@ def post(connection, body, path="/v1/layout"):
     start = time.monotonic()
     for attempt in (0, 1):
         try:
-            connection.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+            data = body.encode() if isinstance(body, str) else body  # UTF-8 (http.client would send Latin-1)
+            connection.request("POST", path, body=data, headers={"Content-Type": "application/json"})
             response = connection.getresponse()
             response.read()
             if response.getheader("connection", "").lower() == "close":
@@ -95,6 +96,23 @@ def attack_bodies(kind, limit):
                     "style": {"flexShrink": 1, "flexGrow": 1},
                     "children": [{"type": "box", "size": [10, 10], "style": {"flexShrink": 1, "flexGrow": 1}}, child]}
         return [json.dumps(node)]
+    if kind == "flexnest":  # stacks nested in flexible stacks 60 deep (within the depth limit): linear work
+        bodies = []
+        for pattern in ("alternating", "sibling", "varying"):
+            node = {"type": "box", "id": "@N@", "size": [10, 10]}
+            for level in range(60):
+                basis = "%d%%" % (40 + level % 50) if pattern == "varying" else "50%"
+                children = [node]
+                if pattern == "sibling":
+                    children.append({"type": "box", "style": {"flexBasis": "30%"}})
+                node = {"type": "stack", "direction": "vertical" if level % 2 else "horizontal",
+                        "style": {"flexGrow": 1, "flexBasis": basis}, "children": children}
+            bodies.append(json.dumps(node, separators=(",", ":")))
+        return bodies
+    if kind == "bidi":  # one text of alternating Hebrew letters and digits as long as the body allows
+        pairs = (limit - 200) // 3
+        return [json.dumps({"type": "text", "id": "@N@", "text": "@N@ " + "\u05d01" * pairs, "fontSize": 14},
+                           ensure_ascii=False)]
     if kind == "truncation":  # one line 100,000 wide cut to fit a token wider than it (issue 9 item 10)
         line = "x" * 200_000
         token = "W" * 130_000
@@ -378,7 +396,7 @@ def main():
     parser.add_argument("url")
     parser.add_argument("--report", action="store_true", help="print only; never fail")
     parser.add_argument("--pages")
-    parser.add_argument("--kinds", default="array,cells,escapes,text,wide,nested")
+    parser.add_argument("--kinds", default="array,cells,escapes,text,wide,nested,flexnest,bidi")
     parser.add_argument("--limit", type=int, default=1 << 20)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--probes", type=int, default=20)

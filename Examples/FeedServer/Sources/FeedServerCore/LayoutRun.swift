@@ -21,8 +21,8 @@ public enum LayoutOutcome: Sendable, Equatable {
 /// The first of these to happen finishes the run and resumes the continuation, exactly once: the last cell
 /// delivered, a cell refused, the element count going over the limit, the deadline passing, or the client
 /// leaving. Jobs check ``shouldStop`` when they start and between their steps (parsing checks it every 1,024
-/// values), so the work of a finished or late run stops within microseconds, except inside one call of
-/// `Layout.compute`, which cannot be interrupted.
+/// values, `Layout.compute` every 256 layouts), so the work of a finished or late run stops within
+/// microseconds, except inside one text's measurement, which cannot be interrupted.
 ///
 /// Threading: every method MAY be called from any thread. The lock is held only to read and update the
 /// state; the answer is assembled and the continuation resumed after it is let go.

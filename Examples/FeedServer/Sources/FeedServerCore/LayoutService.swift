@@ -252,9 +252,14 @@ public final class LayoutService: Sendable {
             // the next jobs, so that a run of requests at one scale reuses its buffers).
             if builder.grid.scale != options.scale { builder = LayoutBuilder(scale: options.scale) }
             let layout: Layout
+            // The layout itself stops within a few hundred elements of the run's end (its deadline, its client
+            // gone, another cell refused): the run is then answered already, and the error goes nowhere.
+            builder.shouldStop = { run.shouldStop }
+            defer { builder.shouldStop = nil }
             do throws(LayoutError) {
                 layout = try Layout.compute(document.root, in: range, using: &builder)
             } catch {
+                if stops(run, at: "layout") { return }
                 throw Self.relocated(error, to: cell.path)
             }
             guard !stops(run, at: "render") else { return }
