@@ -169,28 +169,39 @@ struct NestedFlexTests {
         #expect(inner == [Rect(x: 0, y: 0, width: 700, height: 10), Rect(x: 0, y: 10, width: 700, height: 210)])
     }
 
+    /// Lays ``doubling(_:)`` out `within` levels deep with `builder` (1e6 x 10, each level filling the width),
+    /// then `past` levels deep, which must be refused as a limit whose reason `expected` accepts, then `within`
+    /// levels again: each computation counts afresh.
+    static func refusesDoubling(
+        past: Int, within: Int, using builder: inout LayoutBuilder, reason expected: (String) -> Bool
+    ) throws {
+        let range = SizeRange(exactly: Size(1e6, 10))
+        let laidOut = try Layout.compute(doubling(within), in: range, using: &builder)
+        #expect(laidOut.size == Size(1e6, 10))
+        var innermost = laidOut
+        while let child = innermost.sublayouts.first { innermost = child }
+        #expect(innermost.size.width == 1e6)
+        do {
+            _ = try Layout.compute(doubling(past), in: range, using: &builder)
+            Issue.record("\(past) levels were laid out past the limit")
+        } catch {
+            #expect(error.kind == .limit)
+            #expect(expected(error.reason), "\(error.reason)")
+            #expect(error.path.hasPrefix("root.children[0]"))
+        }
+        #expect((try? Layout.compute(doubling(within), in: range, using: &builder))?.size == Size(1e6, 10))
+    }
+
     /// Stacks whose children are not specs (``doubling(_:)``) are asked for new sizes at every level, and the work
     /// doubles per level. It is refused once laying children out again has made the builder's limit of layouts
     /// beyond 8 per layout made once, a bounded amount of work and memory.
     @Test("Work that doubles with each level is refused within the builder's limit of layouts made again")
     func doublingWorkIsRefused() throws {
-        let tree = Self.doubling
-        let range = SizeRange(exactly: Size(1e6, 10))
         var builder = LayoutBuilder(scale: 1)
         builder.againLimit = 2_000
-        // 8 levels: 2^8 - 1 layouts again at most, within the limit.
-        let within = try Layout.compute(tree(8), in: range, using: &builder)
-        #expect(within.size == Size(1e6, 10))
-        do {
-            _ = try Layout.compute(tree(30), in: range, using: &builder)
-            Issue.record("30 levels were laid out past the limit")
-        } catch {
-            #expect(error.kind == .limit)
-            #expect(error.reason.hasPrefix("laying children out again made "))
-            #expect(error.reason.contains("more than the limit of 2000 + 8 for each of the"))
-            #expect(error.path.hasPrefix("root.children[0]"))
+        // 8 levels: 2^8 - 1 layouts again at most, within the limit; 30 levels far past it.
+        try Self.refusesDoubling(past: 30, within: 8, using: &builder) {
+            $0.hasPrefix("laying children out again made ") && $0.contains("more than the limit of 2000 + 8 for each of the")
         }
-        // The count starts again with each computation.
-        #expect((try? Layout.compute(tree(8), in: range, using: &builder))?.size == Size(1e6, 10))
     }
 }
