@@ -172,7 +172,7 @@ public struct LayoutBuilder: ~Copyable {
     /// left): `true` ends the computation with a ``LayoutError/Kind/limit`` error whose reason is
     /// ``stoppedReason``, naming the element reached. Set it before a computation (``reset()``, which
     /// ``Layout/compute(_:in:using:)`` calls first, arms it, and keeps it); nil (the default) costs one comparison
-    /// per child laid out. MAY be called on the computing thread at any time.
+    /// per child laid out. It is called on the computing thread, so it must be safe to call from any thread.
     public var shouldStop: (@Sendable () -> Bool)?
     /// How many layouts are made between two calls of ``shouldStop``: some microseconds of work.
     public static let stopCheckInterval = 256
