@@ -46,8 +46,10 @@ public struct FeedServer: Sendable {
             return SharedCellCache(client: RedisClient(settings), cacheVersion: configuration.cacheVersion,
                                    ttlSeconds: configuration.redisTTL, metrics: metrics.fleet, logger: logger)
         }
-        let service = LayoutService(configuration: configuration, metrics: metrics,
-                                    fontSets: try FontSets.load(configuration.fontSetDirectories, textCacheBytes: configuration.textCacheBytes), shared: shared)
+        let fontSets = try FontSets.load(configuration.fontSetDirectories, textCacheBytes: configuration.textCacheBytes) {
+            logger.warning("\($0)")
+        }
+        let service = LayoutService(configuration: configuration, metrics: metrics, fontSets: fontSets, shared: shared)
         let connections = ConnectionTracker(limit: configuration.connectionLimit(openFiles: FileDescriptors.raiseSoftLimit()))
         self.service = service
         self.connections = connections

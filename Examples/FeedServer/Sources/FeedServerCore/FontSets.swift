@@ -26,13 +26,19 @@ public struct FontSets: Sendable {
     }
 
     /// The standard set and one set per entry of `directories` (name to directory), each with a shaping cache
-    /// of `textCacheBytes`; an error names the set and the file or directory that could not be read.
-    public static func load(_ directories: [String: String], textCacheBytes: Int = 16 << 20) throws(ConfigurationError) -> FontSets {
+    /// of `textCacheBytes`; an error names the set and the file or directory that could not be read. An entry
+    /// with a font file's name that is not a regular file (a named pipe, a device, a socket) or is too large is
+    /// skipped, and `warn` gets a line naming the set and the entry.
+    public static func load(
+        _ directories: [String: String], textCacheBytes: Int = 16 << 20, warn: (String) -> Void = { _ in }
+    ) throws(ConfigurationError) -> FontSets {
         var sets = FontSets(textCacheBytes: textCacheBytes)
         for (name, directory) in directories.sorted(by: { $0.key < $1.key }) {
             var registry = (try? FontRegistry.standard()) ?? FontRegistry()
             do throws(TextError) {
-                try registry.register(directory: directory)
+                try registry.register(directory: directory) { skipped in
+                    warn("font-set \(name)=\(directory): \(skipped.path): \(skipped.reason); skipped")
+                }
             } catch {
                 let place = error.path == directory ? "" : " \(error.path):"
                 throw ConfigurationError(description: "font-set \(name)=\(directory):\(place) \(error.reason)")
