@@ -65,30 +65,31 @@ extension Node {
         throw LayoutError(error.description)
     }
 
-    /// The first node a flattened layout places twice (the one whose second placement comes first), or nil. The
-    /// sublayouts' objects are read once, onto the stack; a few are compared pair by pair, more through a set.
+    /// The first node a flattened layout places twice (the one whose second placement comes first), or nil. A few
+    /// sublayouts are compared pair by pair (no allocation), more through a set of their identities.
     static func nodePlacedTwice(in layout: StoredLayout) -> Node? {
         let count = layout.sublayoutCount
-        return withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: count) { objects in
-            for k in 0..<count { objects.initializeElement(at: k, to: layout.unretainedSublayoutObject(k)?.toOpaque()) }
-            defer { objects.deinitialize() }
-            if count <= 32 {
-                for i in 1..<count {
-                    guard let object = objects[i] else { continue }
-                    for j in 0..<i where objects[j] == object {
-                        if let node = Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue() as? Node { return node }
-                        break
-                    }
+        // (The layout holds its objects while it is checked.)
+        func identity(_ k: Int) -> ObjectIdentifier? {
+            layout.unretainedSublayoutObject(k).map { ObjectIdentifier($0.takeUnretainedValue()) }
+        }
+        func node(_ k: Int) -> Node? { layout.unretainedSublayoutObject(k)?.takeUnretainedValue() as? Node }
+        if count <= 32 {
+            for i in 1..<count {
+                guard let object = identity(i) else { continue }
+                for j in 0..<i where identity(j) == object {
+                    if let found = node(i) { return found }
+                    break
                 }
-                return nil
-            }
-            var seen = Set<UnsafeMutableRawPointer>(minimumCapacity: count)
-            for k in 0..<count {
-                guard let object = objects[k], !seen.insert(object).inserted else { continue }
-                if let node = Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue() as? Node { return node }
             }
             return nil
         }
+        var seen = Set<ObjectIdentifier>(minimumCapacity: count)
+        for k in 0..<count {
+            guard let object = identity(k), !seen.insert(object).inserted else { continue }
+            if let found = node(k) { return found }
+        }
+        return nil
     }
 
     /// A leaf's own layout: the node alone, of its size (detached: attach the node to hand it out).
