@@ -32,39 +32,46 @@ public struct ChangeSet: Sendable {
 /// An item of a feed's structure: an identity that lives as long as the item.
 typealias ItemID = UInt64
 
-/// A slot of the structure after an update: an item kept from before, or a new one to make.
-enum Slot: Equatable {
-    case kept(ItemID)
-    case new(ItemPath)
-}
-
-/// Turns the structure before an update, a change set and the data source's counts after it into the
-/// structure after it, or refuses with an error naming the section and item.
+/// Turns a change set and the data source's counts after it into the edits that take a feed's structure from
+/// before the update to after it, or refuses with an error naming the section and item.
+///
+/// Work: O(S) for the S sections (each section's count is compared) plus O(k log n) for k changed items in a
+/// feed of n (each check and each edit is a lookup or an edit of the structure's sequences); never a pass over
+/// the items of a section the change does not touch.
 struct UpdatePlanner {
-    let old: [[ItemID]]
+    let old: FeedStructure
     let changes: ChangeSet
     let newCounts: [Int]
 
-    func plan() throws(FeedError) -> [[Slot]] {
-        let sectionSources = try planSections()
-        var result: [[Slot]] = []
-        result.reserveCapacity(newCounts.count)
-        try checkItemReferences(sectionSources)
-        let grouped = ItemChanges(changes)
-        for (j, source) in sectionSources.enumerated() {
-            switch source {
-            case .fresh:
-                result.append((0..<newCounts[j]).map { .new(ItemPath(item: $0, section: j)) })
-            case .old(let i):
-                result.append(try planItems(oldSection: i, newSection: j, grouped))
-            }
-        }
-        return result
+    /// The edits, and the items whose cells the change makes (ID and path after the change, in path order).
+    struct Planned {
+        var delta = StructureDelta()
+        var newItems: [(ItemID, ItemPath)] = []
     }
 
-    /// The item changes grouped by section, in their order: each section's planning reads its own. (Filtered
-    /// out of every change for each section, planning took sections x changes: 2.9 s for deleting one item in
-    /// each of 8,000 sections, under the feed's plan lock.)
+    /// A change that passed every check: where each section comes from, and what happens to the items of each
+    /// old section that a change touches.
+    struct Checked {
+        let sources: [SectionSource]
+        let sectionPlans: [Int: SectionPlan]
+        let changes: ChangeSet
+        let newCounts: [Int]
+    }
+
+    /// Checks the change against `old`; throws an error naming the section and item.
+    func check() throws(FeedError) -> Checked {
+        let sectionSources = try planSections()
+        try checkItemReferences(sectionSources)
+        let grouped = ItemChanges(changes)
+        var sectionPlans: [Int: SectionPlan] = [:]
+        for (j, source) in sectionSources.enumerated() {
+            guard case .old(let i) = source else { continue }
+            if let plan = try planItems(oldSection: i, newSection: j, grouped) { sectionPlans[i] = plan }
+        }
+        return Checked(sources: sectionSources, sectionPlans: sectionPlans, changes: changes, newCounts: newCounts)
+    }
+
+    /// The item changes grouped by section, in their order: each section's planning reads its own.
     struct ItemChanges {
         var deleted: [Int: [ItemPath]] = [:]
         var reloaded: [Int: [ItemPath]] = [:]
@@ -90,7 +97,7 @@ struct UpdatePlanner {
 
     /// Where each section after the update comes from.
     func planSections() throws(FeedError) -> [SectionSource] {
-        let oldCount = old.count
+        let oldCount = old.sectionCount
         let newCount = newCounts.count
         var usedOld = [String?](repeating: nil, count: oldCount)
         func claimOld(_ i: Int, _ what: String) throws(FeedError) {
@@ -148,52 +155,184 @@ struct UpdatePlanner {
         }
     }
 
-    /// The slots of new section `j`, which keeps old section `i`'s items.
-    func planItems(oldSection i: Int, newSection j: Int, _ grouped: ItemChanges) throws(FeedError) -> [Slot] {
-        let oldItems = old[i]
-        var fate = [String?](repeating: nil, count: oldItems.count)
+    /// What happens to the items of an old section that stays (as new section `newSection`).
+    struct SectionPlan {
+        var newSection: Int
+        /// Old item indexes that leave the section (deleted or moved out), and those reloaded in place.
+        var removed: [Int] = []
+        var reloaded: [Int] = []
+        /// New item indexes that items come to (inserted, or moved in with the ID they had).
+        var arriving: [(item: Int, moved: ItemID?)] = []
+    }
+
+    /// Checks the item changes of old section `i`, which stays as new section `j`; nil when none touches it
+    /// (its count is checked all the same). O(changes of the section).
+    func planItems(oldSection i: Int, newSection j: Int, _ grouped: ItemChanges) throws(FeedError) -> SectionPlan? {
+        let oldCount = old.count(inSection: i)
+        let count = newCounts[j]
+        let deletedPaths = grouped.deleted[i] ?? []
+        let reloadedPaths = grouped.reloaded[i] ?? []
+        let movedOut = grouped.movedFrom[i] ?? []
+        let inserted = grouped.inserted[j] ?? []
+        let movedIn = grouped.movedTo[j] ?? []
+        if deletedPaths.isEmpty && reloadedPaths.isEmpty && movedOut.isEmpty && inserted.isEmpty && movedIn.isEmpty {
+            guard oldCount == count else {
+                throw FeedError(
+                    "section \(j): the data source now has \(count) items, but the feed had \(oldCount) with 0 "
+                        + "inserted, 0 deleted, 0 moved in and 0 moved out, so it should have \(oldCount)")
+            }
+            return nil
+        }
+        var fate: [Int: String] = [:]
         func claimOld(_ path: ItemPath, _ what: String) throws(FeedError) {
-            guard path.item >= 0 && path.item < oldItems.count else {
-                throw FeedError("\(what): \(path) does not exist (the feed has \(oldItems.count) items in section \(path.section))")
+            guard path.item >= 0 && path.item < oldCount else {
+                throw FeedError("\(what): \(path) does not exist (the feed has \(oldCount) items in section \(path.section))")
             }
             if let earlier = fate[path.item] { throw FeedError("\(path) is both \(earlier) and \(what)") }
             fate[path.item] = what
         }
-        for path in grouped.deleted[i] ?? [] { try claimOld(path, "deleteItems") }
-        for path in grouped.reloaded[i] ?? [] { try claimOld(path, "reloadItems") }
-        for move in grouped.movedFrom[i] ?? [] { try claimOld(move.from, "moveItem") }
+        for path in deletedPaths { try claimOld(path, "deleteItems") }
+        for path in reloadedPaths { try claimOld(path, "reloadItems") }
+        for move in movedOut { try claimOld(move.from, "moveItem") }
 
-        let count = newCounts[j]
-        var slots = [Slot?](repeating: nil, count: count)
-        func claimNew(_ path: ItemPath, _ slot: Slot, _ what: String) throws(FeedError) {
+        var claimed = Set<Int>()
+        func claimNew(_ path: ItemPath, _ what: String) throws(FeedError) {
             guard path.item >= 0 && path.item < count else {
                 throw FeedError("\(what): \(path) is beyond the \(count) items the data source now has in section \(j)")
             }
-            if slots[path.item] != nil { throw FeedError("\(what): \(path) is the destination of two changes") }
-            slots[path.item] = slot
+            guard claimed.insert(path.item).inserted else { throw FeedError("\(what): \(path) is the destination of two changes") }
         }
-        let inserted = grouped.inserted[j] ?? []
-        for path in inserted { try claimNew(path, .new(path), "insertItems") }
-        let movedIn = grouped.movedTo[j] ?? []
+        var plan = SectionPlan(newSection: j)
+        for path in inserted {
+            try claimNew(path, "insertItems")
+            plan.arriving.append((path.item, nil))
+        }
+        var movedInCount = 0
         for move in movedIn {
-            guard let sourceIndex = sectionIndex(move.from.section), move.from.item < old[sourceIndex].count else { continue }
-            try claimNew(move.to, .kept(old[sourceIndex][move.from.item]), "moveItem")
+            // (A source outside the feed is reported by its own section's checks.)
+            guard let id = old.id(at: move.from) else { continue }
+            try claimNew(move.to, "moveItem")
+            plan.arriving.append((move.to.item, id))
+            movedInCount += 1
         }
-        let survivors = oldItems.indices.filter { fate[$0] == nil || fate[$0] == "reloadItems" }
-        let deleted = fate.filter { $0 == "deleteItems" }.count
-        let movedOut = fate.filter { $0 == "moveItem" }.count
-        let expected = survivors.count + inserted.count + movedIn.count
+        let deleted = deletedPaths.count
+        let survivors = oldCount - deleted - movedOut.count
+        let expected = survivors + inserted.count + movedInCount
         guard expected == count else {
             throw FeedError(
-                "section \(j): the data source now has \(count) items, but the feed had \(oldItems.count) with \(inserted.count) "
-                    + "inserted, \(deleted) deleted, \(movedIn.count) moved in and \(movedOut) moved out, so it should have \(expected)")
+                "section \(j): the data source now has \(count) items, but the feed had \(oldCount) with \(inserted.count) "
+                    + "inserted, \(deleted) deleted, \(movedInCount) moved in and \(movedOut.count) moved out, so it should have \(expected)")
         }
-        return Self.fill(slots, with: survivors) { k, index in
-            fate[index] == "reloadItems" ? .new(ItemPath(item: k, section: j)) : .kept(oldItems[index])
-        }
+        plan.removed = deletedPaths.map(\.item) + movedOut.map(\.from.item)
+        plan.reloaded = reloadedPaths.map(\.item)
+        return plan
     }
 
-    private func sectionIndex(_ i: Int) -> Int? {
-        i >= 0 && i < old.count ? i : nil
+    /// The edits of a checked change, applied to `structure` as they are made: replacements (reloads) at the
+    /// old positions; removals of items, then of sections, from the last; insertions of sections, then of items,
+    /// from the first, at the new positions (so that what stays fills the rest in order).
+    ///
+    /// `structure` is the one the change was checked against, held by nothing else (a second holder would make
+    /// the first edit copy it whole). New items get IDs from `nextID` on.
+    static func makeEdits(_ checked: Checked, applyingTo structure: inout FeedStructure, nextID: inout ItemID) -> Planned {
+        let sources = checked.sources
+        let sectionPlans = checked.sectionPlans
+        let changes = checked.changes
+        let newCounts = checked.newCounts
+        var planned = Planned()
+        func newID() -> ItemID {
+            defer { nextID += 1 }
+            return nextID
+        }
+        func edit(_ edit: StructureDelta.Edit) {
+            planned.delta.edits.append(edit)
+        }
+        // Reloaded items take new IDs in place; their slots tell where they end up.
+        // (A reloaded item of a moved section gets a new slot when its section arrives.)
+        var reloadedSlots: [ItemID: ItemSequence.Slot] = [:]
+        for (i, plan) in sectionPlans.sorted(by: { $0.key < $1.key }) {
+            for item in plan.reloaded {
+                let path = ItemPath(item: item, section: i)
+                let id = newID()
+                edit(.replaceItem(path, id))
+                let (slot, old) = structure.replaceItem(at: path, with: id)
+                planned.delta.leaving.append(old)
+                reloadedSlots[id] = slot
+            }
+        }
+        // Items leaving their section, from the last.
+        let removals = sectionPlans.flatMap { i, plan in plan.removed.map { ItemPath(item: $0, section: i) } }.sorted(by: >)
+        let movedAway = Set(changes.movedItems.map(\.from))
+        for path in removals {
+            edit(.removeItem(path))
+            let (id, _) = structure.removeItem(at: path)
+            if !movedAway.contains(path) { planned.delta.leaving.append(id) }
+        }
+        // Sections leaving (deleted, reloaded, moved), from the last; a moved one's items are kept for its new place.
+        let movedSections = Dictionary(changes.movedSections.map { ($0.from, $0.to) }, uniquingKeysWith: { a, _ in a })
+        let leavingSections = (changes.deletedSections + changes.reloadedSections + changes.movedSections.map(\.from)).sorted(by: >)
+        var movedIDs: [Int: [ItemID]] = [:]
+        for i in leavingSections {
+            let count = structure.count(inSection: i)
+            var ids: [ItemID] = []
+            ids.reserveCapacity(count)
+            for item in stride(from: count - 1, through: 0, by: -1) {
+                let path = ItemPath(item: item, section: i)
+                edit(.removeItem(path))
+                ids.append(structure.removeItem(at: path).id)
+            }
+            edit(.removeSection(i))
+            structure.removeEmptySection(i)
+            if let to = movedSections[i] {
+                movedIDs[to] = ids.reversed()
+            } else {
+                planned.delta.leaving += ids
+            }
+        }
+        // Sections arriving, from the first: new ones (inserted or reloaded) with new items, moved ones with theirs.
+        for (j, source) in sources.enumerated() {
+            let ids: [ItemID]?
+            switch source {
+            case .fresh: ids = nil
+            case .old: ids = movedIDs[j]
+            }
+            if case .old = source, ids == nil { continue }
+            edit(.insertSection(j))
+            structure.insertEmptySection(j)
+            let count = ids?.count ?? newCounts[j]
+            for item in 0..<count {
+                let path = ItemPath(item: item, section: j)
+                let id: ItemID
+                if let ids {
+                    id = ids[item]
+                } else {
+                    id = newID()
+                    planned.newItems.append((id, path))
+                }
+                edit(.insertItem(id, path))
+                let slot = structure.insertItem(id, at: path)
+                if reloadedSlots[id] != nil { reloadedSlots[id] = slot }
+            }
+        }
+        // Items arriving in sections that stay, from the first.
+        let arrivals = sectionPlans.values.flatMap { plan in
+            plan.arriving.map { (path: ItemPath(item: $0.item, section: plan.newSection), moved: $0.moved) }
+        }.sorted { $0.path < $1.path }
+        for arrival in arrivals {
+            let id: ItemID
+            if let moved = arrival.moved {
+                id = moved
+            } else {
+                id = newID()
+                planned.newItems.append((id, arrival.path))
+            }
+            edit(.insertItem(id, arrival.path))
+            structure.insertItem(id, at: arrival.path)
+        }
+        for (id, slot) in reloadedSlots {
+            planned.newItems.append((id, structure.path(ofFlat: structure.items.index(ofSlot: slot))))
+        }
+        planned.newItems.sort { $0.1 < $1.1 }
+        return planned
     }
 }

@@ -5,15 +5,12 @@ import WeftNodes
 /// A change ready to commit: planned on the editing queue, applied on the apply queue.
 struct Commit: @unchecked Sendable {
     // @unchecked: built on the editing queue, handed to the apply queue once, never touched again there.
-    let structure: [[ItemID]]
-    /// Items in flat order after the change.
-    let order: [ItemID]
-    /// For each: its flat index before the change, or -1 (new, not laid out), or -2 - i (laid out now as
-    /// `laidOut[i]`: its height is its new layout's).
-    let sources: [Int32]
+    /// The change's edits of the structure.
+    let delta: StructureDelta
     let arriving: [(ItemID, CellNode)]
     let leaving: [(ItemID, CellNode)]
-    let laidOut: [(CellNode, Result<LayoutPass, HierarchyError>?)]
+    /// The cells laid out for the change, with their passes: their heights are their new layouts'.
+    let laidOut: [(ItemID, CellNode, Result<LayoutPass, HierarchyError>?)]
     let reloaded: Int
     /// Whether every laid-out cell is new (not yet in the feed): their hierarchies can be put in place in
     /// turns before the commit, where nothing shows them yet.
@@ -21,6 +18,9 @@ struct Commit: @unchecked Sendable {
     /// Why the change was refused on the editing queue (nothing to commit: its completion is told in its turn).
     var refusal: FeedError? = nil
     let completion: @Sendable (BatchUpdateSummary) -> Void
+
+    /// What the commit's turn works through: its edits, leaving cells and laid-out cells (for predicting it).
+    var workItems: Int { delta.edits.count + leaving.count + laidOut.count }
 }
 
 extension FeedNode {
@@ -45,8 +45,8 @@ extension FeedNode {
     /// A turn stops before the work that would take it past the budget, as predicted from what the work took so
     /// far: the next cell, by the slowest cell of this turn; the commit, by the last commit's time per item
     /// (1 us per item before the first). So a turn overruns only by the error of that prediction, or when one
-    /// cell, or the commit alone (its pass over the whole feed, which cannot be split without showing half of
-    /// it), takes longer than the budget. Each turn puts at least one cell in place, or commits.
+    /// cell, or the commit alone (its edits, which cannot be split without showing half of them), takes longer
+    /// than the budget. Each turn puts at least one cell in place, or commits.
     func drive() {
         let queue = context.applyQueue
         let callStarted = DispatchTime.now().uptimeNanoseconds
@@ -76,7 +76,7 @@ extension FeedNode {
                 var previous = elapsed()
                 var slowest: UInt64 = 0
                 while live.prepared < commit.laidOut.count {
-                    let (cell, result) = commit.laidOut[live.prepared]
+                    let (_, cell, result) = commit.laidOut[live.prepared]
                     _ = applyPass(cell, result)
                     live.preparedCells.append(cell)
                     live.prepared += 1
@@ -94,7 +94,7 @@ extension FeedNode {
             }
             // The commit gets a turn of its own when it would take this one past its budget after other work
             // (once: a commit longer than the budget runs alone in the next turn, whatever comes before it there).
-            let items = Double(commit.order.count + commit.leaving.count)
+            let items = Double(commit.workItems)
             let predicted = Self.nanoseconds(items * (live.commitSecondsPerItem ?? 1e-6))
             if worked && !live.commitDeferred && elapsed() > budget &- min(budget, predicted) {
                 live.commitDeferred = true
@@ -152,8 +152,9 @@ extension FeedNode {
     }
 
     /// Commits a change on the apply queue: removed cells leave first, then the laid-out cells' hierarchies
-    /// (unless they were put in place in earlier turns), the new order and the offsets are swapped in. No
-    /// layout is computed here.
+    /// (unless they were put in place in earlier turns), then the change's edits of the structure, each in
+    /// O(log n), with the new heights (the offsets below follow in the structure's sums). No layout is computed
+    /// here.
     private func apply(_ commit: Commit) -> BatchUpdateSummary {
         let commitStarted = DispatchTime.now().uptimeNanoseconds
         var summary = BatchUpdateSummary()
@@ -161,43 +162,50 @@ extension FeedNode {
         for (id, cell) in commit.leaving {
             try? cell.setInterfaceState([])  // on the apply queue: cannot be refused
             cell.setOwner(nil)
-            live.states.removeValue(forKey: ObjectIdentifier(cell))
+            let key = ObjectIdentifier(cell)
+            live.states.removeValue(forKey: key)
+            live.slotByCell.removeValue(forKey: key)
             live.cells.removeValue(forKey: id)
         }
         // Then the laid-out cells' hierarchies, if not done already.
         // (New cells put in place in earlier turns are read again: one may have laid itself out again since,
         // when it had no owner to tell.)
-        // (From the list kept while they were put in place: reading `laidOut` again copied each element whole, its
-        // pass and all, about 560 instructions per cell.)
-        let heights = commit.laidOutAreNew
-            ? live.preparedCells.map { $0.appliedSize.height }
-            : commit.laidOut.map { applyPass($0.0, $0.1) }
+        var heights: [ItemID: Double] = [:]
+        heights.reserveCapacity(commit.laidOut.count)
+        if commit.laidOutAreNew {
+            for (i, cell) in live.preparedCells.enumerated() { heights[commit.laidOut[i].0] = cell.appliedSize.height }
+        } else {
+            for (id, cell, result) in commit.laidOut { heights[id] = applyPass(cell, result) }
+        }
         let link = live.cellLink ?? CellOwnerLink(self)
         live.cellLink = link
-        // (The cells are taken out of `live` for the loop: each access to a stored property of the feed is
-        // checked for exclusivity, about 80 instructions.)
-        var cells: [ItemID: CellNode] = [:]
-        swap(&cells, &live.cells)
-        cells.reserveCapacity(cells.count + commit.arriving.count)
         for (id, cell) in commit.arriving {
-            cells[id] = cell
+            live.cells[id] = cell
             cell.setOwner(link)
         }
+        // The edits: a moved item keeps its height; a new one takes its layout's (0 when it has none).
+        var moved: [ItemID: Double] = [:]
+        var structure = FeedStructure()
+        swap(&structure, &live.structure)
+        var cells: [ItemID: CellNode] = [:]
         swap(&cells, &live.cells)
-        // The new order, heights and offsets (each array written once, in one pass: filled with zeros first,
-        // they cost two memsets of the whole feed per commit).
-        let oldHeights = live.heights
-        let sources = commit.sources
-        let newHeights = [Double](unsafeUninitializedCapacity: sources.count) { buffer, initialized in
-            for (i, source) in sources.enumerated() {
-                buffer.initializeElement(at: i, to: source >= 0 ? oldHeights[Int(source)] : source <= -2 ? heights[Int(-2 - source)] : 0)
-            }
-            initialized = sources.count
+        var slots: [ObjectIdentifier: ItemSequence.Slot] = [:]
+        swap(&slots, &live.slotByCell)
+        func place(_ id: ItemID, _ slot: ItemSequence.Slot) -> Double {
+            if let cell = cells[id] { slots[ObjectIdentifier(cell)] = slot }
+            return heights[id] ?? moved[id] ?? 0
         }
-        live.structure = commit.structure
-        live.order = commit.order
-        live.setHeights(newHeights)
-        live.indexIsStale = true
+        structure.apply(commit.delta, removed: { id, height in moved[id] = height }, placed: place)
+        // Cells laid out again in place (a width change): their new heights.
+        if !commit.laidOutAreNew {
+            for (id, cell, _) in commit.laidOut {
+                guard let slot = slots[ObjectIdentifier(cell)], let height = heights[id] else { continue }
+                structure.items.setWeight(height, ofSlot: slot)
+            }
+        }
+        swap(&structure, &live.structure)
+        swap(&cells, &live.cells)
+        swap(&slots, &live.slotByCell)
         updateRangesAndFetch()
         summary.deleted = commit.leaving.count - commit.reloaded
         summary.inserted = commit.arriving.count - commit.reloaded
@@ -216,13 +224,12 @@ extension FeedNode {
 extension Commit {
     /// What a done commit's slot holds until the list is emptied (so that its cells can go).
     static let done = Commit(
-        structure: [], order: [], sources: [], arriving: [], leaving: [], laidOut: [], reloaded: 0, laidOutAreNew: true,
-        completion: { _ in })
+        delta: StructureDelta(), arriving: [], leaving: [], laidOut: [], reloaded: 0, laidOutAreNew: true, completion: { _ in })
 
     /// A change refused on the editing queue: its place in the order of commits, to tell `completion` why.
     static func refused(_ error: FeedError, completion: @escaping @Sendable (BatchUpdateSummary) -> Void) -> Commit {
         Commit(
-            structure: [], order: [], sources: [], arriving: [], leaving: [], laidOut: [], reloaded: 0, laidOutAreNew: true,
+            delta: StructureDelta(), arriving: [], leaving: [], laidOut: [], reloaded: 0, laidOutAreNew: true,
             refusal: error, completion: completion)
     }
 }

@@ -21,17 +21,14 @@ extension FeedNode {
         updateRangesAndFetch()
     }
 
-    /// The index paths of the cells in each range now, for tests and tools. On the apply queue.
+    /// The index paths of the cells in each range now, in order, for tests and tools. On the apply queue.
+    /// Costs what is in the ranges (O(r log n)), not the feed.
     public func itemPaths(in state: InterfaceState) -> [ItemPath] {
         applyQueue.sync {
-            var paths: [ItemPath] = []
-            for (section, ids) in live.structure.enumerated() {
-                for (item, id) in ids.enumerated() {
-                    guard let cell = live.cells[id], let entry = live.states[ObjectIdentifier(cell)] else { continue }
-                    if entry.1.isSuperset(of: state) { paths.append(ItemPath(item: item, section: section)) }
-                }
-            }
-            return paths
+            live.states.compactMap { key, entry -> ItemPath? in
+                guard entry.1.isSuperset(of: state), let slot = live.slotByCell[key] else { return nil }
+                return live.structure.path(ofFlat: live.structure.items.index(ofSlot: slot))
+            }.sorted()
         }
     }
 
@@ -59,20 +56,27 @@ extension FeedNode {
         let display = interval(tunings.display(mode), viewport: viewport)
         let preload = interval(tunings.preload(mode), viewport: viewport)
         var next: [ObjectIdentifier: (CellNode, InterfaceState)] = [:]
-        // Cells intersecting the preload range (which holds the others); tops are sorted.
-        var i = firstIndex(endingAfter: preload.top)
-        while i < live.order.count, live.tops[i] < preload.bottom {
-            let top = live.tops[i]
-            let bottom = top + live.heights[i]
+        // Cells intersecting the preload range (which holds the others), found from the first one in O(log n).
+        let items = live.structure.items
+        var top = 0.0
+        var first = true
+        items.forEachSlot(from: items.firstIndex(endingAfter: preload.top)) { slot in
+            if first {
+                top = items.offset(ofSlot: slot)
+                first = false
+            }
+            guard top < preload.bottom else { return false }
+            let bottom = top + items.weight(ofSlot: slot)
             var state: InterfaceState = []
             func intersects(_ range: (top: Double, bottom: Double)) -> Bool { top < range.bottom && bottom > range.top }
             if intersects(preload) { state.insert(.preload) }
             if intersects(display) { state.insert(.display) }
             if intersects(visible) { state.insert(.visible) }
-            if !state.isEmpty, let cell = live.cells[live.order[i]] {
+            if !state.isEmpty, let cell = live.cells[items.id(ofSlot: slot)] {
                 next[ObjectIdentifier(cell)] = (cell, state)
             }
-            i += 1
+            top = bottom
+            return true
         }
         // On the apply queue, where the cells' context is the feed's: a state change is not refused.
         for (key, entry) in live.states where next[key] == nil {
@@ -82,17 +86,6 @@ extension FeedNode {
             try? entry.0.setInterfaceState(entry.1)
         }
         live.states = next
-    }
-
-    /// The first flat index whose cell ends below `y` (binary search over the sorted tops).
-    private func firstIndex(endingAfter y: Double) -> Int {
-        var low = 0
-        var high = live.order.count
-        while low < high {
-            let mid = (low + high) / 2
-            if live.tops[mid] + live.heights[mid] <= y { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 
     /// Starts a batch fetch when the content ahead of the viewport is shorter than `leadingScreensForBatching`

@@ -21,10 +21,10 @@ public struct BatchUpdateSummary: Sendable, Equatable {
     public var error: FeedError?
 }
 
-/// A change checked against the plan: the structure after it, the items whose cells it makes, and the width
-/// cells are laid out for.
+/// A change checked against the plan: its edits of the structure, the items whose cells it makes, and the
+/// width cells are laid out for.
 struct PlannedChange: Sendable {
-    let structure: [[ItemID]]
+    let delta: StructureDelta
     let newItems: [(ItemID, ItemPath)]
     let width: Double
 }
@@ -78,16 +78,19 @@ extension FeedNode {
         let counts = try counts(of: dataSource)
         let (planned, ticket) = plan.withLock { plan -> (PlannedChange, UInt64) in
             var newItems: [(ItemID, ItemPath)] = []
-            let structure = counts.enumerated().map { section, count in
-                (0..<count).map { item -> ItemID in
+            var ids: [ItemID] = []
+            for (section, count) in counts.enumerated() {
+                for item in 0..<count {
                     let id = plan.nextID
                     plan.nextID += 1
+                    ids.append(id)
                     newItems.append((id, ItemPath(item: item, section: section)))
-                    return id
                 }
             }
-            plan.structure = structure
-            return (PlannedChange(structure: structure, newItems: newItems, width: plan.width), plan.takeTicket())
+            var delta = StructureDelta(edits: [.reset(counts: counts, ids: ids)])
+            delta.leaving = plan.structure.items.ids
+            plan.structure = FeedStructure(counts: counts, ids: ids)
+            return (PlannedChange(delta: delta, newItems: newItems, width: plan.width), plan.takeTicket())
         }
         submit(ticket, planned, dataSource: dataSource, relayoutAll: false, reloaded: 0) { summary in
             completion?(summary)
@@ -122,30 +125,14 @@ extension FeedNode {
         guard let dataSource else { throw FeedError("the feed has no data source") }
         let counts = try counts(of: dataSource)
         let planned = plan.withLock { plan -> Result<(PlannedChange, UInt64), FeedError> in
-            let slots: [[Slot]]
+            let checked: UpdatePlanner.Checked
             do throws(FeedError) {
-                slots = try UpdatePlanner(old: plan.structure, changes: changes, newCounts: counts).plan()
+                checked = try UpdatePlanner(old: plan.structure, changes: changes, newCounts: counts).check()
             } catch {
                 return .failure(error)
             }
-            var newItems: [(ItemID, ItemPath)] = []
-            var nextID = plan.nextID
-            let structure = slots.map { section in
-                section.map { slot -> ItemID in
-                    switch slot {
-                    case .kept(let id):
-                        return id
-                    case .new(let path):
-                        let id = nextID
-                        nextID += 1
-                        newItems.append((id, path))
-                        return id
-                    }
-                }
-            }
-            plan.structure = structure
-            plan.nextID = nextID
-            return .success((PlannedChange(structure: structure, newItems: newItems, width: plan.width), plan.takeTicket()))
+            let planned = UpdatePlanner.makeEdits(checked, applyingTo: &plan.structure, nextID: &plan.nextID)
+            return .success((PlannedChange(delta: planned.delta, newItems: planned.newItems, width: plan.width), plan.takeTicket()))
         }
         let (change, ticket) = try planned.get()
         submit(ticket, change, dataSource: dataSource, relayoutAll: false, reloaded: changes.reloadedItems.count) { summary in
@@ -163,7 +150,7 @@ extension FeedNode {
             // last (set before taking it, the other call's width could be reported while this one's was laid
             // out). Lock order: plan, then settings (no code holds settings while it takes plan).
             settings.withLock { $0.width = width }
-            return (PlannedChange(structure: plan.structure, newItems: [], width: width), plan.takeTicket())
+            return (PlannedChange(delta: StructureDelta(), newItems: [], width: width), plan.takeTicket())
         }
         submit(ticket, change, dataSource: nil, relayoutAll: true, reloaded: 0) { _ in }
     }
@@ -182,22 +169,24 @@ extension FeedNode {
         let queue = context.applyQueue
         queue.beginWork()
         sequencer.submit(ticket) {
-            self.edit(ticket: ticket, structure: change.structure, newCells: newCells, width: change.width,
+            self.edit(ticket: ticket, delta: change.delta, newCells: newCells, width: change.width,
                       relayoutAll: relayoutAll, reloaded: reloaded, completion: completion)
             queue.endWork()
         }
     }
 
-    /// Runs one change on the editing queue: makes and lays out its cells, plans the commit, and queues it on
-    /// the apply queue. Changes run here one at a time, in the order they were planned.
+    /// Runs one change on the editing queue: makes and lays out its cells, applies its edits to the editing
+    /// queue's structure, and queues the commit on the apply queue. Changes run here one at a time, in the
+    /// order they were planned. Costs what the change changes: its new cells, its edits at O(log n) each and its
+    /// leaving cells (a width change lays every cell out).
     private func edit(
-        ticket: UInt64, structure planned: [[ItemID]], newCells: [NewCell], width: Double, relayoutAll: Bool,
+        ticket: UInt64, delta planned: StructureDelta, newCells: [NewCell], width: Double, relayoutAll: Bool,
         reloaded: Int, completion: @escaping @Sendable (BatchUpdateSummary) -> Void
     ) {
         let queue = context.applyQueue
         let feedContext = context
         let started = DispatchTime.now().uptimeNanoseconds
-        var structure = planned
+        var delta = planned
         if let refused = plan.withLock({ ticket < $0.refusedBelow ? $0.refusal : nil }) {
             // Planned on the structure of a change refused since: a width change lays out what stands; any
             // other change is refused with it.
@@ -206,7 +195,7 @@ extension FeedNode {
                        ticket: ticket, completion: completion)
                 return
             }
-            structure = self.editing.structure
+            delta = StructureDelta()
         }
         // Make the new cells, in parallel.
         let made = ParallelResults<CellNode>(count: newCells.count)
@@ -220,33 +209,28 @@ extension FeedNode {
             refuse(error, ticket: ticket, completion: completion)
             return
         }
-        var cells = self.editing.cells
-        var ranges = self.editing.ranges
-        var itemByCell = self.editing.itemByCell
+        var leaving: [(ItemID, CellNode)] = []
+        leaving.reserveCapacity(delta.leaving.count)
+        for id in delta.leaving {
+            editing.ranges.removeValue(forKey: id)
+            guard let cell = editing.cells.removeValue(forKey: id) else { continue }
+            editing.itemByCell.removeValue(forKey: ObjectIdentifier(cell))
+            leaving.append((id, cell))
+        }
+        var arriving: [(ItemID, CellNode)] = []
+        arriving.reserveCapacity(newCells.count)
         for (i, new) in newCells.enumerated() {
             guard let cell = made[i] else { continue }
-            cells[new.id] = cell
-            ranges[new.id] = new.range
-            itemByCell[ObjectIdentifier(cell)] = new.id
+            editing.cells[new.id] = cell
+            if let range = new.range { editing.ranges[new.id] = range }
+            editing.itemByCell[ObjectIdentifier(cell)] = new.id
+            arriving.append((new.id, cell))
         }
-        let alive = Set(structure.joined())
-        var kept: [ItemID: CellNode] = [:]
-        kept.reserveCapacity(alive.count)
-        for (id, cell) in cells {
-            if alive.contains(id) {
-                kept[id] = cell
-            } else {
-                itemByCell.removeValue(forKey: ObjectIdentifier(cell))
-            }
-        }
-        cells = kept
-        ranges = ranges.filter { alive.contains($0.key) }
+        editing.structure.apply(delta)
         // Lay out the new cells (or all of them for a width change), in parallel.
-        let toLayOut: [(ItemID, CellNode)] = relayoutAll
-            ? structure.joined().compactMap { id in cells[id].map { (id, $0) } }
-            : newCells.compactMap { new in cells[new.id].map { (new.id, $0) } }
+        let toLayOut: [(ItemID, CellNode)] = relayoutAll ? editing.cells.map { ($0.key, $0.value) } : arriving
         let passes = ParallelResults<Result<LayoutPass, HierarchyError>>(count: toLayOut.count)
-        let cellRanges = ranges
+        let cellRanges = editing.ranges
         DispatchQueue.concurrentPerform(iterations: toLayOut.count) { i in
             let (id, cell) = toLayOut[i]
             let range = cellRanges[id] ?? SizeRange(min: Size(width, 0), max: Size(width, .infinity))
@@ -257,51 +241,15 @@ extension FeedNode {
                 passes.set(i, .failure(error))
             }
         }
-        // Plan the commit here, off the apply queue: for every item after the change, where it was before
-        // (a flat index) or which new cell it is; and which cells leave.
-        let oldStructure = self.editing.structure
-        var oldFlat: [ItemID: Int32] = [:]
-        oldFlat.reserveCapacity(oldStructure.reduce(0) { $0 + $1.count })
-        var flatIndex: Int32 = 0
-        for section in oldStructure {
-            for id in section {
-                oldFlat[id] = flatIndex
-                flatIndex += 1
-            }
-        }
-        let laidOutIndex = Dictionary(toLayOut.enumerated().map { ($1.0, Int32($0)) }, uniquingKeysWith: { a, _ in a })
-        var order: [ItemID] = []
-        var sources: [Int32] = []
-        order.reserveCapacity(alive.count)
-        sources.reserveCapacity(alive.count)
-        var arriving: [(ItemID, CellNode)] = []
-        for section in structure {
-            for id in section {
-                order.append(id)
-                if let old = oldFlat[id] {
-                    // A kept item: its height comes from before, unless it was laid out again now.
-                    sources.append(laidOutIndex[id].map { -2 - $0 } ?? old)
-                } else {
-                    sources.append(laidOutIndex[id].map { -2 - $0 } ?? -1)
-                    if let cell = cells[id] { arriving.append((id, cell)) }
-                }
-            }
-        }
-        let leaving = oldFlat.keys.filter { !alive.contains($0) }.compactMap { id in self.editing.cells[id].map { (id, $0) } }
-
-        self.editing.cells = cells
-        self.editing.ranges = ranges
-        self.editing.itemByCell = itemByCell
-        self.editing.structure = structure
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         self.feedStatistics.withLock {
             $0.cellsLaidOut += toLayOut.count
             $0.layoutSeconds += seconds
         }
-        let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].1, passes[$0]) }
+        let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].0, toLayOut[$0].1, passes[$0]) }
         let commit = Commit(
-            structure: structure, order: order, sources: sources, arriving: arriving, leaving: leaving,
-            laidOut: laidOut, reloaded: reloaded, laidOutAreNew: !relayoutAll, completion: completion)
+            delta: delta, arriving: arriving, leaving: leaving, laidOut: laidOut, reloaded: reloaded,
+            laidOutAreNew: !relayoutAll, completion: completion)
         queue.enqueue { self.receive(commit) }
     }
 }

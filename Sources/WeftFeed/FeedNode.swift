@@ -38,7 +38,7 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
     /// The structure after every accepted change, for checking the next one, the width cells are laid out for,
     /// and the ticket of the next change (the order changes run in).
     struct Plan {
-        var structure: [[ItemID]] = []
+        var structure = FeedStructure()
         var nextID: ItemID = 1
         var width: Double
         var nextTicket: UInt64 = 0
@@ -53,37 +53,41 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         }
     }
 
-    /// The editing queue's view: every cell made so far, by item.
+    /// The editing queue's view: the structure of the changes run so far, and their cells by item.
     struct Editing {
         var cells: [ItemID: CellNode] = [:]
-        var structure: [[ItemID]] = []
+        var structure = FeedStructure()
         var ranges: [ItemID: SizeRange] = [:]
         /// The item of each cell in `cells` (a cell node belongs to one item: a new one found here is refused).
         var itemByCell: [ObjectIdentifier: ItemID] = [:]
 
         /// Where `id` is, by a search of the structure (for error messages).
         func path(of id: ItemID) -> ItemPath? {
-            for (section, items) in structure.enumerated() {
-                if let item = items.firstIndex(of: id) { return ItemPath(item: item, section: section) }
+            var found: Int?
+            var index = 0
+            structure.items.forEachSlot(from: 0) { slot in
+                if structure.items.id(ofSlot: slot) == id {
+                    found = index
+                    return false
+                }
+                index += 1
+                return true
             }
-            return nil
+            return found.map { structure.path(ofFlat: $0) }
         }
     }
 
     /// The committed state, on the apply queue.
     struct Live {
-        var structure: [[ItemID]] = []
+        /// Sections and items in order; each item's weight is its cell's height, so the weights before an item
+        /// are its top offset.
+        var structure = FeedStructure()
         var cells: [ItemID: CellNode] = [:]
-        /// Flat, in order: cell, top offset and height.
-        var order: [ItemID] = []
-        var tops: [Double] = []
-        var heights: [Double] = []
-        /// Flat index by cell; rebuilt lazily (only when a cell resizes after the structure changed).
-        var indexByCell: [ObjectIdentifier: Int] = [:]
-        var indexIsStale = false
+        /// Each committed cell's slot in `structure.items` (a cell that resizes finds its item there).
+        var slotByCell: [ObjectIdentifier: ItemSequence.Slot] = [:]
         /// The link the feed's cells reach it through (made at the first commit).
         var cellLink: CellOwnerLink?
-        var contentHeight = 0.0
+        var contentHeight: Double { structure.items.totalWeight }
         var scrollOffset = 0.0
         var direction = ScrollDirection.none
         var states: [ObjectIdentifier: (CellNode, InterfaceState)] = [:]
@@ -97,8 +101,8 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var preparedCells: [CellNode] = []
         var preparedSeconds = 0.0
         var preparedTurns = 0
-        /// What the last commit took per item (its feed's items and the cells it removed): what the next one is
-        /// predicted to take.
+        /// What the last commit took per item (its edits, the cells it removed and laid out): what the next one
+        /// is predicted to take.
         var commitSecondsPerItem: Double?
         /// Whether the next commit was already put off to a turn of its own (it is not put off twice).
         var commitDeferred = false
@@ -186,32 +190,34 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
     // MARK: Reading the committed state (on the apply queue; other threads wait for it)
 
     /// The number of sections committed.
-    public var numberOfSections: Int { applyQueue.sync { live.structure.count } }
+    public var numberOfSections: Int { applyQueue.sync { live.structure.sectionCount } }
 
     /// The number of items committed in `section` (0 for a section that does not exist).
     public func numberOfItems(inSection section: Int) -> Int {
-        applyQueue.sync { section >= 0 && section < live.structure.count ? live.structure[section].count : 0 }
+        applyQueue.sync { live.structure.count(inSection: section) }
     }
 
     /// The cell committed at `itemPath`, if there is one.
     public func cellNode(at itemPath: ItemPath) -> CellNode? {
         applyQueue.sync {
-            guard let id = live.id(at: itemPath) else { return nil }
+            guard let id = live.structure.id(at: itemPath) else { return nil }
             return live.cells[id]
         }
     }
 
     /// Every committed cell, section by section.
     public var cellNodes: [[CellNode]] {
-        applyQueue.sync { live.structure.map { $0.compactMap { live.cells[$0] } } }
+        applyQueue.sync { live.structure.sectionsOfIDs.map { $0.compactMap { live.cells[$0] } } }
     }
 
     /// The frame of the item at `itemPath` in the feed's content (cells are stacked top to bottom).
     public func frameOfItem(at itemPath: ItemPath) -> Rect? {
         applyQueue.sync {
-            guard let flat = live.flatIndex(of: itemPath) else { return nil }
-            return Rect(x: 0, y: live.tops[flat], width: live.cells[live.order[flat]]?.frame.size.width ?? 0,
-                        height: live.heights[flat])
+            guard let flat = live.structure.flatIndex(of: itemPath) else { return nil }
+            let items = live.structure.items
+            let slot = items.slot(at: flat)
+            return Rect(x: 0, y: items.offset(ofSlot: slot), width: live.cells[items.id(ofSlot: slot)]?.frame.size.width ?? 0,
+                        height: items.weight(ofSlot: slot))
         }
     }
 
@@ -230,61 +236,10 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
             applyQueue.enqueue { self.cellNode(cell, didChangeSizeFrom: oldSize, to: newSize) }
             return
         }
-        if live.indexIsStale {
-            live.indexByCell = [:]
-            live.indexByCell.reserveCapacity(live.order.count)
-            for (i, id) in live.order.enumerated() {
-                if let cell = live.cells[id] { live.indexByCell[ObjectIdentifier(cell)] = i }
-            }
-            live.indexIsStale = false
-        }
-        guard let flat = live.indexByCell[ObjectIdentifier(cell)] else { return }
-        live.heights[flat] = newSize.height
-        live.recomputeTops(from: flat)
+        guard let slot = live.slotByCell[ObjectIdentifier(cell)] else { return }
+        live.structure.items.setWeight(newSize.height, ofSlot: slot)
         feedStatistics.withLock { $0.cellResizes += 1 }
         updateRangesAndFetch()
-    }
-}
-
-extension FeedNode.Live {
-    func id(at path: ItemPath) -> ItemID? {
-        guard path.section >= 0 && path.section < structure.count,
-              path.item >= 0 && path.item < structure[path.section].count else { return nil }
-        return structure[path.section][path.item]
-    }
-
-    func flatIndex(of path: ItemPath) -> Int? {
-        guard id(at: path) != nil else { return nil }
-        return structure[..<path.section].reduce(0) { $0 + $1.count } + path.item
-    }
-
-    /// Replaces every height, and the top offsets and content height with them (one pass, each offset written
-    /// once).
-    mutating func setHeights(_ new: [Double]) {
-        var y = 0.0
-        tops = [Double](unsafeUninitializedCapacity: new.count) { buffer, initialized in
-            for (i, height) in new.enumerated() {
-                buffer.initializeElement(at: i, to: y)
-                y += height
-            }
-            initialized = new.count
-        }
-        heights = new
-        contentHeight = y
-    }
-
-    /// Recomputes the top offsets from flat index `start` and the content height.
-    mutating func recomputeTops(from start: Int) {
-        var y = start > 0 ? tops[start - 1] + heights[start - 1] : 0
-        tops.withUnsafeMutableBufferPointer { tops in
-            heights.withUnsafeBufferPointer { heights in
-                for i in start..<tops.count {
-                    tops[i] = y
-                    y += heights[i]
-                }
-            }
-        }
-        contentHeight = y
     }
 }
 

@@ -117,7 +117,7 @@ struct BatchUpdateTests {
         changes.reloadItems(at: stride(from: 0, to: n, by: 2).map { ItemPath(item: 1, section: $0) })
         changes.insertItems(at: stride(from: 0, to: n, by: 3).map { ItemPath(item: 1, section: $0) })
         let counts = (0..<n).map { $0 % 3 == 0 ? 3 : 2 }
-        let slots = try UpdatePlanner(old: old, changes: changes, newCounts: counts).plan()
+        let slots = try plannedSlots(old, changes, counts)
         #expect(slots.count == n)
         for s in 0..<n {
             let second: Slot = s % 2 == 0 ? .new(ItemPath(item: 0, section: s)) : .kept(ItemID(3 * s + 1))
@@ -133,7 +133,7 @@ struct BatchUpdateTests {
         var twice = changes
         twice.deleteItems(at: [ItemPath(item: 0, section: n - 1)])
         #expect(throws: FeedError("\(ItemPath(item: 0, section: n - 1)) is both deleteItems and deleteItems")) {
-            try UpdatePlanner(old: old, changes: twice, newCounts: counts).plan()
+            try plannedSlots(old, twice, counts)
         }
     }
 

@@ -89,7 +89,7 @@ struct FeedConcurrencyTests {
         let itemsWithoutCell = Locked(0)
 
         func check(_ feed: FeedNode) {
-            let missing = feed.live.structure.joined().filter { feed.live.cells[$0] == nil }.count
+            let missing = feed.live.structure.items.ids.filter { feed.live.cells[$0] == nil }.count
             commits.withLock { $0 += 1 }
             itemsWithoutCell.withLock { $0 += missing }
         }

@@ -75,3 +75,20 @@ func feedValues(_ feed: FeedNode) -> [[Int]] {
 func settleAll() throws {
     guard try ApplyQueue.main.settle(timeout: 60) else { throw FeedError("the apply queue did not settle") }
 }
+
+/// A slot of the structure after an update: an item kept from before, or a new one (at its path).
+enum Slot: Equatable {
+    case kept(ItemID)
+    case new(ItemPath)
+}
+
+/// Plans `changes` on a structure of `old`'s sections and items with `counts` after it; returns each section's
+/// slots after the change.
+func plannedSlots(_ old: [[ItemID]], _ changes: ChangeSet, _ counts: [Int]) throws(FeedError) -> [[Slot]] {
+    var structure = FeedStructure(counts: old.map(\.count), ids: Array(old.joined()))
+    let checked = try UpdatePlanner(old: structure, changes: changes, newCounts: counts).check()
+    var nextID = (old.joined().max() ?? 0) + 1
+    let planned = UpdatePlanner.makeEdits(checked, applyingTo: &structure, nextID: &nextID)
+    let newPaths = Dictionary(uniqueKeysWithValues: planned.newItems.map { ($0.0, $0.1) })
+    return structure.sectionsOfIDs.map { ids in ids.map { id in newPaths[id].map { .new($0) } ?? .kept(id) } }
+}

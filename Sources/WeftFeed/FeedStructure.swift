@@ -1,0 +1,155 @@
+/// A feed's sections and items: every item in one flat ``ItemSequence`` (in section order) and the sections'
+/// item counts in another, so that an item's flat index, the item at a path and the section of a flat index are
+/// found in O(log n), and a change of k items costs O(k log n).
+///
+/// The items' weights are whatever the owner keeps there: the committed state keeps the cells' heights (so the
+/// sum before an item is its top offset); the plan and the editing queue keep zeros.
+struct FeedStructure {
+    var items = ItemSequence()
+    /// One item per section; its weight is the section's item count.
+    var sections = ItemSequence()
+
+    var sectionCount: Int { sections.count }
+    var itemCount: Int { items.count }
+
+    func count(inSection section: Int) -> Int {
+        section >= 0 && section < sections.count ? Int(sections.weight(at: section)) : 0
+    }
+
+    /// The flat index of the first item of `section` (0 ... sectionCount).
+    func start(ofSection section: Int) -> Int {
+        Int(sections.offset(before: section))
+    }
+
+    /// The flat index of `path`, if the path exists.
+    func flatIndex(of path: ItemPath) -> Int? {
+        guard path.section >= 0 && path.section < sections.count, path.item >= 0 && path.item < count(inSection: path.section)
+        else { return nil }
+        return start(ofSection: path.section) + path.item
+    }
+
+    func id(at path: ItemPath) -> ItemID? {
+        flatIndex(of: path).map { items.id(at: $0) }
+    }
+
+    /// The path of flat index `flat` (0 ..< itemCount).
+    func path(ofFlat flat: Int) -> ItemPath {
+        let section = sections.firstIndex(endingAfter: Double(flat))
+        return ItemPath(item: flat - start(ofSection: section), section: section)
+    }
+
+    /// A structure of `counts.count` sections holding `ids` in order (`counts` adds up to `ids.count`).
+    init(counts: [Int] = [], ids: [ItemID] = []) {
+        sections.append(contentsOf: counts.lazy.map { (0, Double($0)) })
+        items.append(contentsOf: ids.lazy.map { ($0, 0) })
+    }
+
+    /// Every section's IDs (for tests, tools and whole-feed work).
+    var sectionsOfIDs: [[ItemID]] {
+        var result: [[ItemID]] = []
+        result.reserveCapacity(sectionCount)
+        let all = items.ids
+        var start = 0
+        for section in 0..<sectionCount {
+            let count = count(inSection: section)
+            result.append(Array(all[start..<start + count]))
+            start += count
+        }
+        return result
+    }
+
+    // MARK: Edits
+
+    /// Removes the item at `path` (which exists); returns its ID and weight.
+    @discardableResult
+    mutating func removeItem(at path: ItemPath) -> (id: ItemID, weight: Double) {
+        let flat = start(ofSection: path.section) + path.item
+        let removed = items.remove(at: flat)
+        adjustCount(of: path.section, by: -1)
+        return removed
+    }
+
+    /// Inserts `id` at `path` (its section exists; its item is at most the section's count); returns its slot.
+    @discardableResult
+    mutating func insertItem(_ id: ItemID, weight: Double = 0, at path: ItemPath) -> ItemSequence.Slot {
+        let flat = start(ofSection: path.section) + path.item
+        adjustCount(of: path.section, by: 1)
+        return items.insert(id, weight: weight, at: flat)
+    }
+
+    /// Changes the ID of the item at `path` (which exists); returns the item's slot and its old ID.
+    mutating func replaceItem(at path: ItemPath, with id: ItemID) -> (slot: ItemSequence.Slot, old: ItemID) {
+        let slot = items.slot(at: start(ofSection: path.section) + path.item)
+        let old = items.id(ofSlot: slot)
+        items.setID(id, ofSlot: slot)
+        return (slot, old)
+    }
+
+    /// Removes the empty section `section`.
+    mutating func removeEmptySection(_ section: Int) {
+        sections.remove(at: section)
+    }
+
+    /// Inserts an empty section at `section`.
+    mutating func insertEmptySection(_ section: Int) {
+        sections.insert(0, weight: 0, at: section)
+    }
+
+    private mutating func adjustCount(of section: Int, by delta: Int) {
+        let slot = sections.slot(at: section)
+        sections.setWeight(sections.weight(ofSlot: slot) + Double(delta), ofSlot: slot)
+    }
+
+    /// Applies `delta`'s edits in order. `removed` gets each removed item's ID and weight; `placed` gets the ID
+    /// and slot of each item inserted or given a new ID (a reload) and returns its weight.
+    mutating func apply(
+        _ delta: StructureDelta, removed: (ItemID, Double) -> Void = { _, _ in },
+        placed: (ItemID, ItemSequence.Slot) -> Double = { _, _ in 0 }
+    ) {
+        for edit in delta.edits {
+            switch edit {
+            case .removeItem(let path):
+                let (id, weight) = removeItem(at: path)
+                removed(id, weight)
+            case .insertItem(let id, let path):
+                let slot = insertItem(id, at: path)
+                let weight = placed(id, slot)
+                if weight != 0 { items.setWeight(weight, ofSlot: slot) }
+            case .replaceItem(let path, let id):
+                let (slot, _) = replaceItem(at: path, with: id)
+                items.setWeight(placed(id, slot), ofSlot: slot)
+            case .removeSection(let section):
+                removeEmptySection(section)
+            case .insertSection(let section):
+                insertEmptySection(section)
+            case .reset(let counts, let ids):
+                self = FeedStructure(counts: counts, ids: ids)
+                var slot = ids.isEmpty ? -1 : items.slot(at: 0)
+                while slot >= 0 {
+                    let weight = placed(items.id(ofSlot: slot), slot)
+                    if weight != 0 { items.setWeight(weight, ofSlot: slot) }
+                    slot = items.successor(of: slot)
+                }
+            }
+        }
+    }
+}
+
+/// A change to a feed's structure as edits applied in order, each at the positions of the structure as the
+/// edits before it left it: what the plan decided, replayed by the editing queue and the apply queue on their
+/// own copies in O(k log n).
+struct StructureDelta: Sendable {
+    enum Edit: Sendable {
+        case removeItem(ItemPath)
+        case insertItem(ItemID, ItemPath)
+        case replaceItem(ItemPath, ItemID)
+        case removeSection(Int)
+        case insertSection(Int)
+        /// Everything replaced: sections of these counts holding these IDs (a reload of all data).
+        case reset(counts: [Int], ids: [ItemID])
+    }
+
+    var edits: [Edit] = []
+    /// Items that leave the feed (their cells go).
+    var leaving: [ItemID] = []
+}
