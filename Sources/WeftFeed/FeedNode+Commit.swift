@@ -15,6 +15,8 @@ struct Commit: @unchecked Sendable {
     /// Whether every laid-out cell is new (not yet in the feed): their hierarchies can be put in place in
     /// turns before the commit, where nothing shows them yet.
     let laidOutAreNew: Bool
+    /// See ``BatchUpdateSummary/cellSeconds``.
+    var cellSeconds = 0.0
     /// Why the change was refused on the editing queue (nothing to commit: its completion is told in its turn).
     var refusal: FeedError? = nil
     let completion: @Sendable (BatchUpdateSummary) -> Void
@@ -211,6 +213,7 @@ extension FeedNode {
         summary.inserted = commit.arriving.count - commit.reloaded
         summary.reloaded = commit.reloaded
         summary.cellsLaidOut = commit.laidOut.count
+        summary.cellSeconds = commit.cellSeconds
         summary.commitSeconds = Double(DispatchTime.now().uptimeNanoseconds - commitStarted) / 1e9
         feedStatistics.withLock {
             $0.commits += 1

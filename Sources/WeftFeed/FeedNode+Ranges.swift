@@ -82,7 +82,7 @@ extension FeedNode {
         for (key, entry) in live.states where next[key] == nil {
             try? entry.0.setInterfaceState([])
         }
-        for (_, entry) in next {
+        for (key, entry) in next where live.states[key]?.1 != entry.1 {
             try? entry.0.setInterfaceState(entry.1)
         }
         live.states = next

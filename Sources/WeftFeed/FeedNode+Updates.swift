@@ -13,6 +13,9 @@ public struct BatchUpdateSummary: Sendable, Equatable {
     /// Time the new cells' hierarchies took on the apply queue before the commit, in seconds (in turns of at
     /// most about ``FeedNode/commitTurnBudget``, where nothing shows those cells yet).
     public var preparationSeconds = 0.0
+    /// Wall time the editing queue spent making and laying out the change's cells, in seconds (in parallel on
+    /// every core, before the commit was queued).
+    public var cellSeconds = 0.0
     /// Apply-queue turns the change took, the commit's included.
     public var turns = 1
     /// Why the change was refused after it was checked, or nil when it was committed. A refused change
@@ -198,12 +201,14 @@ extension FeedNode {
             delta = StructureDelta()
         }
         // Make the new cells, in parallel.
+        var cellNanoseconds = DispatchTime.now().uptimeNanoseconds
         let made = ParallelResults<CellNode>(count: newCells.count)
         DispatchQueue.concurrentPerform(iterations: newCells.count) { i in
             let cell = newCells[i].block()
             cell.context = feedContext
             made.set(i, cell)
         }
+        cellNanoseconds = DispatchTime.now().uptimeNanoseconds - cellNanoseconds
         // Before anything touches them: each cell must be in one place.
         if let error = cellInTwoPlaces(newCells, made) {
             refuse(error, ticket: ticket, completion: completion)
@@ -229,6 +234,7 @@ extension FeedNode {
         editing.structure.apply(delta)
         // Lay out the new cells (or all of them for a width change), in parallel.
         let toLayOut: [(ItemID, CellNode)] = relayoutAll ? editing.cells.map { ($0.key, $0.value) } : arriving
+        let layoutStarted = DispatchTime.now().uptimeNanoseconds
         let passes = ParallelResults<Result<LayoutPass, HierarchyError>>(count: toLayOut.count)
         let cellRanges = editing.ranges
         DispatchQueue.concurrentPerform(iterations: toLayOut.count) { i in
@@ -241,7 +247,9 @@ extension FeedNode {
                 passes.set(i, .failure(error))
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let now = DispatchTime.now().uptimeNanoseconds
+        cellNanoseconds += now - layoutStarted
+        let seconds = Double(now - started) / 1e9
         self.feedStatistics.withLock {
             $0.cellsLaidOut += toLayOut.count
             $0.layoutSeconds += seconds
@@ -249,7 +257,7 @@ extension FeedNode {
         let laidOut = (0..<toLayOut.count).map { (toLayOut[$0].0, toLayOut[$0].1, passes[$0]) }
         let commit = Commit(
             delta: delta, arriving: arriving, leaving: leaving, laidOut: laidOut, reloaded: reloaded,
-            laidOutAreNew: !relayoutAll, completion: completion)
+            laidOutAreNew: !relayoutAll, cellSeconds: Double(cellNanoseconds) / 1e9, completion: completion)
         queue.enqueue { self.receive(commit) }
     }
 }

@@ -114,13 +114,34 @@ struct ThreadCounts: CheckedArgument, CustomStringConvertible {
     var description: String { counts.map(String.init).joined(separator: ",") }
 }
 
+/// `--feed-sizes`: the feed sizes of the feed-size rows.
+struct FeedSizes: CheckedArgument, CustomStringConvertible {
+    static let maximum = 1_000_000
+    static let valueName = "N[,N...]"
+    static let expectation = "expected feed sizes from 100 to 1000000 separated by commas (e.g. 10000,100000,1000000)"
+
+    let sizes: [Int]
+
+    init?(argument: String) {
+        var sizes: [Int] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let size = Int(part), size >= 100, size <= Self.maximum else { return nil }
+            if !sizes.contains(size) { sizes.append(size) }
+        }
+        guard !sizes.isEmpty else { return nil }
+        self.sizes = sizes
+    }
+
+    var description: String { sizes.map(String.init).joined(separator: ",") }
+}
+
 /// How a value that did not parse is reported: `--min: expected WxH ..., got "10x"`, the house format.
 ///
 /// ArgumentParser words a value it could not convert as `The value 'V' is invalid for '--flag <name>'`; the
 /// value name tells which ``CheckedArgument`` refused it, and that type says what it expects.
 enum ArgumentErrors {
     static let checked: [any CheckedArgument.Type] = [
-        SizeArgument.self, ScaleArgument.self, FormatArgument.self, ThreadCounts.self, TextMetrics.self,
+        SizeArgument.self, ScaleArgument.self, FormatArgument.self, ThreadCounts.self, FeedSizes.self, TextMetrics.self,
     ]
 
     /// The one-line message for a value error in ArgumentParser's `message`, or nil for other errors.

@@ -29,6 +29,11 @@ struct BenchCommand: ParsableCommand {
         valueName: ThreadCounts.valueName))
     var threads: ThreadCounts?
 
+    @Option(help: ArgumentHelp(
+        "Feed sizes for the feed-size rows (fill, insert, delete, resize, scroll), each compared with the first (default: 10000,100000).",
+        valueName: FeedSizes.valueName))
+    var feedSizes: FeedSizes?
+
     func run() throws {
         try reportingInputErrors {
             guard repetitions >= 1 && repetitions <= 1000 else {
@@ -50,6 +55,7 @@ struct BenchCommand: ParsableCommand {
                 ("huge nested", { [try Scenarios.stress("huge", repetitions: repetitions)] }),
                 ("parallel feed", { try Scenarios.parallelFeed(cells: 10_000, threads: threadCounts, repetitions: repetitions) }),
                 ("batch insert", { [try Scenarios.batchInsert(existing: 10_000, inserted: 100, repetitions: repetitions)] }),
+                ("feed sizes", { try Scenarios.feedScale(sizes: feedSizes?.sizes ?? [10_000, 100_000], repetitions: repetitions) }),
                 ("reload 5,000", { [try Scenarios.reload(cells: 5_000, repetitions: repetitions)] }),
                 ("parse 10,000", { [try Scenarios.parse(elements: 10_000, repetitions: repetitions)] }),
                 ("parse 100,000", { [try Scenarios.parse(elements: 100_000, repetitions: repetitions)] }),
@@ -84,7 +90,7 @@ enum BenchReport {
         var rows = [["scenario", "per item", "run", "note"]]
         for r in results {
             var note = ""
-            if r.unit == "cell" && hand > 0 && !["2-hand", "7-insert", "7-reload"].contains(r.id) {
+            if r.unit == "cell" && hand > 0 && !["2-hand", "7-insert", "7-reload"].contains(r.id) && !r.id.hasPrefix("8-") {
                 note = String(format: "%.0fx the hand-written cell", r.perItem / hand)
             }
             if let speedup = r.extra["speedup"], let base = r.extra["baseThreads"] {
@@ -99,6 +105,12 @@ enum BenchReport {
                     note += String(format: "; %.2fx the fixed-size cell; its text alone %@/cell", r.extra["ratio"] ?? 0,
                                   time((r.extra["textSeconds"] ?? 0) / Double(max(r.items, 1))))
                 }
+            }
+            if let growth = r.extra["growth"], let base = r.extra["baseSize"] {
+                note = String(format: "%.2fx the figure at %@", growth, Int(base).groupedDigits)
+            }
+            if r.id.hasPrefix("8-insert"), let cells = r.extra["cellSeconds"] {
+                note += (note.isEmpty ? "" : "; ") + "the cells' own work \(time(cells))"
             }
             if r.id == "7-insert", let total = r.extra["totalSeconds"] {
                 note = "apply-queue commit; \(time(total)) from call to commit"
