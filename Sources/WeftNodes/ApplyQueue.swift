@@ -6,8 +6,9 @@ import Synchronization
 /// Threading contract:
 /// - Hierarchy mutation (subnodes, supernode, applying layouts, diffs and transitions) MUST run here; node
 ///   methods that mutate check ``isCurrent`` and refuse with ``HierarchyError/offApplyQueue(operation:node:)``.
-/// - ``enqueue(_:)`` MAY be called from any thread. Everything queued when a turn starts runs in that turn,
-///   in order; work queued during a turn runs in the next one.
+/// - ``enqueue(_:)`` MAY be called from any thread. Batches run in the order they were queued, each whole, in
+///   turns: a turn runs what was queued when it started, until it has run for ``turnBudget``; what is left
+///   runs first in the next turn, and work queued during a turn runs after it.
 /// - Layout work does not belong here: a turn only swaps finished results in.
 public final class ApplyQueue: @unchecked Sendable {
     // @unchecked: mutable state lives in `state` (a Locked) and `group` (thread-safe).
@@ -19,7 +20,7 @@ public final class ApplyQueue: @unchecked Sendable {
     public struct Statistics: Sendable {
         /// Turns run.
         public var turns = 0
-        /// Batches run (a turn runs every batch queued when it started).
+        /// Batches run.
         public var batches = 0
         /// The longest turn, in seconds.
         public var longest = 0.0
@@ -54,6 +55,8 @@ public final class ApplyQueue: @unchecked Sendable {
     private let state = Locked(State())
     /// Work in flight that will end in this queue: queued batches, and background layout that will queue one.
     private let inFlight = DispatchGroup()
+    /// See ``turnBudget``, in nanoseconds.
+    private let budgetNanoseconds = Atomic<UInt64>(4_000_000)
     /// See ``turnStart`` (written by this queue only).
     private let turnStartTime = Atomic<UInt64>(0)
 
@@ -79,16 +82,46 @@ public final class ApplyQueue: @unchecked Sendable {
         }
     }
 
+    /// How long one turn may run batches, in seconds (default 0.004: a quarter of a 60 Hz frame). A turn
+    /// always runs at least one batch, and a batch is never split: a turn overruns by at most its last batch.
+    /// The batches left go first in the next turn. A value that is not a number above 0 means one batch per
+    /// turn; an infinite one, no limit.
+    public var turnBudget: Double {
+        get { Double(budgetNanoseconds.load(ordering: .relaxed)) / 1e9 }
+        set {
+            let nanoseconds: UInt64 = newValue > 0 ? (newValue < 1e9 ? UInt64(newValue * 1e9) : .max) : 0
+            budgetNanoseconds.store(nanoseconds, ordering: .relaxed)
+        }
+    }
+
     private func runTurn() {
-        let batches = state.withLock { state -> [@Sendable () -> Void] in
+        var batches = state.withLock { state -> [@Sendable () -> Void] in
             state.turnScheduled = false
             defer { state.pending.removeAll() }
             return state.pending
         }
         let start = DispatchTime.now().uptimeNanoseconds
+        let budget = budgetNanoseconds.load(ordering: .relaxed)
         turnStartTime.store(start, ordering: .relaxed)
-        for batch in batches { batch() }
+        var ran = 0
+        while ran < batches.count {
+            batches[ran]()
+            ran += 1
+            if ran < batches.count && DispatchTime.now().uptimeNanoseconds - start >= budget { break }
+        }
         turnStartTime.store(0, ordering: .relaxed)
+        if ran < batches.count {
+            // The rest go first in the next turn, before anything queued since.
+            let rest = batches[ran...]
+            let schedule = state.withLock { state -> Bool in
+                state.pending.insert(contentsOf: rest, at: 0)
+                if state.turnScheduled { return false }
+                state.turnScheduled = true
+                return true
+            }
+            if schedule { queue.async { self.runTurn() } }
+            batches.removeSubrange(ran...)
+        }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         state.withLock { state in
             state.statistics.turns += 1

@@ -6,9 +6,10 @@ import WeftLayout
 
 @Suite("The apply queue")
 struct ApplyQueueTests {
-    @Test("Everything queued before a turn runs in that turn, in order")
+    @Test("Without a budget, everything queued before a turn runs in that turn, in order")
     func batching() throws {
         let queue = ApplyQueue(label: "test.batching")
+        queue.turnBudget = .infinity
         let log = Locked<[Int]>([])
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
@@ -29,6 +30,40 @@ struct ApplyQueueTests {
         #expect(stats.batches == 6)
         #expect(stats.longest >= stats.median)
         #expect(queue.pendingBatches == 0)
+    }
+
+    @Test("A turn stops at its budget between batches; the rest go first in the next turn")
+    func budget() throws {
+        let queue = ApplyQueue(label: "test.budget")
+        #expect(queue.turnBudget == 0.004)
+        queue.turnBudget = 0  // one batch per turn
+        let log = Locked<[Int]>([])
+        let turnOf = Locked<[Int: Int]>([:])
+        let gate = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        queue.enqueue {
+            started.signal()
+            gate.wait()
+        }
+        started.wait()
+        let before = queue.statistics.turns
+        for i in 0..<5 {
+            queue.enqueue {
+                log.withLock { $0.append(i) }
+                turnOf.withLock { $0[i] = queue.statistics.turns }
+                // Queued during a turn: after the batches left over from before it.
+                if i == 1 { queue.enqueue { log.withLock { $0.append(99) } } }
+            }
+        }
+        gate.signal()
+        #expect(try queue.settle(timeout: 10))
+        #expect(log.withLock { $0 } == [0, 1, 2, 3, 4, 99])
+        #expect(queue.statistics.turns - before == 7, "the blocked turn, one per batch, then the one queued during a turn")
+        #expect(Set(turnOf.withLock { $0.values }).count == 5, "each batch in a turn of its own")
+        queue.turnBudget = -1
+        #expect(queue.turnBudget == 0)
+        queue.turnBudget = .nan
+        #expect(queue.turnBudget == 0)
     }
 
     @Test("isCurrent tells whether the caller runs on the queue; settle refuses to run there")
