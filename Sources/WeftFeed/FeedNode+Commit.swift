@@ -165,7 +165,7 @@ extension FeedNode {
             try? cell.setInterfaceState([])  // on the apply queue: cannot be refused
             cell.setOwner(nil)
             let key = ObjectIdentifier(cell)
-            live.states.removeValue(forKey: key)
+            live.states.removeValue(forKey: id)
             live.slotByCell.removeValue(forKey: key)
             live.cells.removeValue(forKey: id)
         }

@@ -25,8 +25,9 @@ extension FeedNode {
     /// Costs what is in the ranges (O(r log n)), not the feed.
     public func itemPaths(in state: InterfaceState) -> [ItemPath] {
         applyQueue.sync {
-            live.states.compactMap { key, entry -> ItemPath? in
-                guard entry.1.isSuperset(of: state), let slot = live.slotByCell[key] else { return nil }
+            live.states.compactMap { id, entry -> ItemPath? in
+                guard entry.isSuperset(of: state), let cell = live.cells[id], let slot = live.slotByCell[ObjectIdentifier(cell)]
+                else { return nil }
                 return live.structure.path(ofFlat: live.structure.items.index(ofSlot: slot))
             }.sorted()
         }
@@ -55,7 +56,9 @@ extension FeedNode {
         let visible = interval(nil, viewport: viewport)
         let display = interval(tunings.display(mode), viewport: viewport)
         let preload = interval(tunings.preload(mode), viewport: viewport)
-        var next: [ObjectIdentifier: (CellNode, InterfaceState)] = [:]
+        var next: [ItemID: InterfaceState] = [:]
+        swap(&next, &live.spareStates)
+        next.removeAll(keepingCapacity: true)
         // Cells intersecting the preload range (which holds the others), found from the first one in O(log n).
         let items = live.structure.items
         var top = 0.0
@@ -72,19 +75,19 @@ extension FeedNode {
             if intersects(preload) { state.insert(.preload) }
             if intersects(display) { state.insert(.display) }
             if intersects(visible) { state.insert(.visible) }
-            if !state.isEmpty, let cell = live.cells[items.id(ofSlot: slot)] {
-                next[ObjectIdentifier(cell)] = (cell, state)
-            }
+            if !state.isEmpty { next[items.id(ofSlot: slot)] = state }
             top = bottom
             return true
         }
-        // On the apply queue, where the cells' context is the feed's: a state change is not refused.
-        for (key, entry) in live.states where next[key] == nil {
-            try? entry.0.setInterfaceState([])
+        // Only cells whose state changes are told (on the apply queue, where the cells' context is the feed's: a
+        // state change is not refused). Cells that leave every range first.
+        for (id, _) in live.states where next[id] == nil {
+            try? live.cells[id]?.setInterfaceState([])
         }
-        for (key, entry) in next where live.states[key]?.1 != entry.1 {
-            try? entry.0.setInterfaceState(entry.1)
+        for (id, state) in next where live.states[id] != state {
+            try? live.cells[id]?.setInterfaceState(state)
         }
+        live.spareStates = live.states
         live.states = next
     }
 

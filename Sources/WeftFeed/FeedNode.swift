@@ -90,7 +90,10 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var contentHeight: Double { structure.items.totalWeight }
         var scrollOffset = 0.0
         var direction = ScrollDirection.none
-        var states: [ObjectIdentifier: (CellNode, InterfaceState)] = [:]
+        /// The range state of each item in a range (items in none are not here), and a spare table the next
+        /// update fills (kept for its capacity).
+        var states: [ItemID: InterfaceState] = [:]
+        var spareStates: [ItemID: InterfaceState] = [:]
         var fetching = false
         /// Commits received and not yet done, oldest first (``FeedNode/drive()`` works through them).
         var commits: [Commit] = []

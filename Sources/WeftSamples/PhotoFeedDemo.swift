@@ -88,10 +88,11 @@ public final class PhotoFeedDemo: FeedDataSource, FeedDelegate, @unchecked Senda
         let measurer = options.textMeasurer
         return {
             let cell = PhotoCellNode(model: post, loader: loader, measurer: measurer)
-            // Reverse geocoding starts with the cell and answers later, on a background thread.
+            // Reverse geocoding starts with the cell and answers later, on a background thread (holding the cell
+            // until then, a few milliseconds).
             deliveries.enter()
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak cell] in
-                cell?.setLocation(location)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                cell.setLocation(location)
                 deliveries.leave()
             }
             return cell
