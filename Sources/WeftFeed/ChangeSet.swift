@@ -265,7 +265,7 @@ struct UpdatePlanner {
         let movedAway = Set(changes.movedItems.map(\.from))
         for path in removals {
             edit(.removeItem(path))
-            let (id, _) = structure.removeItem(at: path)
+            let id = structure.removeItem(at: path).id
             if !movedAway.contains(path) { planned.delta.leaving.append(id) }
         }
         // Sections leaving (deleted, reloaded, moved), from the last; a moved one's items are kept for its new place.

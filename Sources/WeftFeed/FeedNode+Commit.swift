@@ -161,13 +161,15 @@ extension FeedNode {
         let commitStarted = DispatchTime.now().uptimeNanoseconds
         var summary = BatchUpdateSummary()
         // Deletions first.
-        for (id, cell) in commit.leaving {
+        for (_, cell) in commit.leaving {
             try? cell.setInterfaceState([])  // on the apply queue: cannot be refused
             cell.setOwner(nil)
-            let key = ObjectIdentifier(cell)
-            live.states.removeValue(forKey: id)
-            live.slotByCell.removeValue(forKey: key)
-            live.cells.removeValue(forKey: id)
+            let slot = cell.ownerSlot
+            if slot >= 0 && slot < live.cellBySlot.count && live.cellBySlot[Int(slot)] === cell {
+                live.cellBySlot[Int(slot)] = nil
+                live.states.removeValue(forKey: slot)
+            }
+            cell.ownerSlot = -1
         }
         // Then the laid-out cells' hierarchies, if not done already.
         // (New cells put in place in earlier turns are read again: one may have laid itself out again since,
@@ -181,33 +183,44 @@ extension FeedNode {
         }
         let link = live.cellLink ?? CellOwnerLink(self)
         live.cellLink = link
+        var placing: [ItemID: CellNode] = [:]
+        placing.reserveCapacity(commit.arriving.count)
         for (id, cell) in commit.arriving {
-            live.cells[id] = cell
+            placing[id] = cell
             cell.setOwner(link)
         }
-        // The edits: a moved item keeps its height; a new one takes its layout's (0 when it has none).
-        var moved: [ItemID: Double] = [:]
+        // The edits. An item that moves takes its cell, height and range state along (its slot changes); a new
+        // one takes its layout's height (0 when it has none).
+        var moved: [ItemID: (cell: CellNode?, height: Double, state: InterfaceState?)] = [:]
         var structure = FeedStructure()
         swap(&structure, &live.structure)
-        var cells: [ItemID: CellNode] = [:]
-        swap(&cells, &live.cells)
-        var slots: [ObjectIdentifier: ItemSequence.Slot] = [:]
-        swap(&slots, &live.slotByCell)
-        func place(_ id: ItemID, _ slot: ItemSequence.Slot) -> Double {
-            if let cell = cells[id] { slots[ObjectIdentifier(cell)] = slot }
-            return heights[id] ?? moved[id] ?? 0
-        }
-        structure.apply(commit.delta, removed: { id, height in moved[id] = height }, placed: place)
+        var cellBySlot: [CellNode?] = []
+        swap(&cellBySlot, &live.cellBySlot)
+        var states: [ItemSequence.Slot: InterfaceState] = [:]
+        swap(&states, &live.states)
+        structure.apply(commit.delta, removed: { id, height, slot in
+            moved[id] = (cellBySlot[Int(slot)], height, states.removeValue(forKey: slot))
+            cellBySlot[Int(slot)] = nil
+        }, placed: { id, slot in
+            while cellBySlot.count <= Int(slot) { cellBySlot.append(nil) }
+            let carried = moved.removeValue(forKey: id)
+            let cell = placing[id] ?? carried?.cell
+            cellBySlot[Int(slot)] = cell
+            cell?.ownerSlot = slot
+            if let state = carried?.state { states[slot] = state }
+            return heights[id] ?? carried?.height ?? 0
+        })
         // Cells laid out again in place (a width change): their new heights.
         if !commit.laidOutAreNew {
             for (id, cell, _) in commit.laidOut {
-                guard let slot = slots[ObjectIdentifier(cell)], let height = heights[id] else { continue }
+                let slot = cell.ownerSlot
+                guard slot >= 0, let height = heights[id] else { continue }
                 structure.items.setWeight(height, ofSlot: slot)
             }
         }
         swap(&structure, &live.structure)
-        swap(&cells, &live.cells)
-        swap(&slots, &live.slotByCell)
+        swap(&cellBySlot, &live.cellBySlot)
+        swap(&states, &live.states)
         updateRangesAndFetch()
         summary.deleted = commit.leaving.count - commit.reloaded
         summary.inserted = commit.arriving.count - commit.reloaded

@@ -25,9 +25,8 @@ extension FeedNode {
     /// Costs what is in the ranges (O(r log n)), not the feed.
     public func itemPaths(in state: InterfaceState) -> [ItemPath] {
         applyQueue.sync {
-            live.states.compactMap { id, entry -> ItemPath? in
-                guard entry.isSuperset(of: state), let cell = live.cells[id], let slot = live.slotByCell[ObjectIdentifier(cell)]
-                else { return nil }
+            live.states.compactMap { slot, entry -> ItemPath? in
+                guard entry.isSuperset(of: state) else { return nil }
                 return live.structure.path(ofFlat: live.structure.items.index(ofSlot: slot))
             }.sorted()
         }
@@ -56,7 +55,7 @@ extension FeedNode {
         let visible = interval(nil, viewport: viewport)
         let display = interval(tunings.display(mode), viewport: viewport)
         let preload = interval(tunings.preload(mode), viewport: viewport)
-        var next: [ItemID: InterfaceState] = [:]
+        var next: [ItemSequence.Slot: InterfaceState] = [:]
         swap(&next, &live.spareStates)
         next.removeAll(keepingCapacity: true)
         // Cells intersecting the preload range (which holds the others), found from the first one in O(log n).
@@ -75,17 +74,17 @@ extension FeedNode {
             if intersects(preload) { state.insert(.preload) }
             if intersects(display) { state.insert(.display) }
             if intersects(visible) { state.insert(.visible) }
-            if !state.isEmpty { next[items.id(ofSlot: slot)] = state }
+            if !state.isEmpty { next[slot] = state }
             top = bottom
             return true
         }
         // Only cells whose state changes are told (on the apply queue, where the cells' context is the feed's: a
         // state change is not refused). Cells that leave every range first.
-        for (id, _) in live.states where next[id] == nil {
-            try? live.cells[id]?.setInterfaceState([])
+        for (slot, _) in live.states where next[slot] == nil {
+            try? live.cellBySlot[Int(slot)]?.setInterfaceState([])
         }
-        for (id, state) in next where live.states[id] != state {
-            try? live.cells[id]?.setInterfaceState(state)
+        for (slot, state) in next where live.states[slot] != state {
+            try? live.cellBySlot[Int(slot)]?.setInterfaceState(state)
         }
         live.spareStates = live.states
         live.states = next

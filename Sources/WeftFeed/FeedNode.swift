@@ -82,18 +82,18 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         /// Sections and items in order; each item's weight is its cell's height, so the weights before an item
         /// are its top offset.
         var structure = FeedStructure()
-        var cells: [ItemID: CellNode] = [:]
-        /// Each committed cell's slot in `structure.items` (a cell that resizes finds its item there).
-        var slotByCell: [ObjectIdentifier: ItemSequence.Slot] = [:]
+        /// Each item's cell, by its slot in `structure.items` (nil for a free slot); each cell keeps its slot in
+        /// its `ownerSlot`. (An array, so that no commit rehashes a table of the whole feed.)
+        var cellBySlot: [CellNode?] = []
         /// The link the feed's cells reach it through (made at the first commit).
         var cellLink: CellOwnerLink?
         var contentHeight: Double { structure.items.totalWeight }
         var scrollOffset = 0.0
         var direction = ScrollDirection.none
-        /// The range state of each item in a range (items in none are not here), and a spare table the next
-        /// update fills (kept for its capacity).
-        var states: [ItemID: InterfaceState] = [:]
-        var spareStates: [ItemID: InterfaceState] = [:]
+        /// The range state of each item in a range, by slot (items in none are not here), and a spare table the
+        /// next update fills (kept for its capacity).
+        var states: [ItemSequence.Slot: InterfaceState] = [:]
+        var spareStates: [ItemSequence.Slot: InterfaceState] = [:]
         var fetching = false
         /// Commits received and not yet done, oldest first (``FeedNode/drive()`` works through them).
         var commits: [Commit] = []
@@ -203,14 +203,27 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
     /// The cell committed at `itemPath`, if there is one.
     public func cellNode(at itemPath: ItemPath) -> CellNode? {
         applyQueue.sync {
-            guard let id = live.structure.id(at: itemPath) else { return nil }
-            return live.cells[id]
+            guard let flat = live.structure.flatIndex(of: itemPath) else { return nil }
+            return live.cellBySlot[Int(live.structure.items.slot(at: flat))]
         }
     }
 
     /// Every committed cell, section by section.
     public var cellNodes: [[CellNode]] {
-        applyQueue.sync { live.structure.sectionsOfIDs.map { $0.compactMap { live.cells[$0] } } }
+        applyQueue.sync {
+            var all: [CellNode] = []
+            all.reserveCapacity(live.structure.itemCount)
+            live.structure.items.forEachSlot(from: 0) { slot in
+                if let cell = live.cellBySlot[Int(slot)] { all.append(cell) }
+                return true
+            }
+            var start = 0
+            return (0..<live.structure.sectionCount).map { section in
+                let count = live.structure.count(inSection: section)
+                defer { start += count }
+                return Array(all[start..<min(all.count, start + count)])
+            }
+        }
     }
 
     /// The frame of the item at `itemPath` in the feed's content (cells are stacked top to bottom).
@@ -219,7 +232,7 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
             guard let flat = live.structure.flatIndex(of: itemPath) else { return nil }
             let items = live.structure.items
             let slot = items.slot(at: flat)
-            return Rect(x: 0, y: items.offset(ofSlot: slot), width: live.cells[items.id(ofSlot: slot)]?.frame.size.width ?? 0,
+            return Rect(x: 0, y: items.offset(ofSlot: slot), width: live.cellBySlot[Int(slot)]?.frame.size.width ?? 0,
                         height: items.weight(ofSlot: slot))
         }
     }
@@ -239,7 +252,8 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
             applyQueue.enqueue { self.cellNode(cell, didChangeSizeFrom: oldSize, to: newSize) }
             return
         }
-        guard let slot = live.slotByCell[ObjectIdentifier(cell)] else { return }
+        let slot = cell.ownerSlot
+        guard slot >= 0, slot < live.cellBySlot.count, live.cellBySlot[Int(slot)] === cell else { return }
         live.structure.items.setWeight(newSize.height, ofSlot: slot)
         feedStatistics.withLock { $0.cellResizes += 1 }
         updateRangesAndFetch()

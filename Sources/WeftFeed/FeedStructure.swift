@@ -60,9 +60,9 @@ struct FeedStructure {
 
     // MARK: Edits
 
-    /// Removes the item at `path` (which exists); returns its ID and weight.
+    /// Removes the item at `path` (which exists); returns its ID, its weight and the slot it had.
     @discardableResult
-    mutating func removeItem(at path: ItemPath) -> (id: ItemID, weight: Double) {
+    mutating func removeItem(at path: ItemPath) -> (id: ItemID, weight: Double, slot: ItemSequence.Slot) {
         let flat = start(ofSection: path.section) + path.item
         let removed = items.remove(at: flat)
         adjustCount(of: path.section, by: -1)
@@ -100,17 +100,18 @@ struct FeedStructure {
         sections.setWeight(sections.weight(ofSlot: slot) + Double(delta), ofSlot: slot)
     }
 
-    /// Applies `delta`'s edits in order. `removed` gets each removed item's ID and weight; `placed` gets the ID
-    /// and slot of each item inserted or given a new ID (a reload) and returns its weight.
+    /// Applies `delta`'s edits in order. `removed` gets each removed item's ID, weight and former slot (a slot
+    /// freed here may be reused by a later edit); `placed` gets the ID and slot of each item inserted or given a
+    /// new ID (a reload) and returns its weight.
     mutating func apply(
-        _ delta: StructureDelta, removed: (ItemID, Double) -> Void = { _, _ in },
+        _ delta: StructureDelta, removed: (ItemID, Double, ItemSequence.Slot) -> Void = { _, _, _ in },
         placed: (ItemID, ItemSequence.Slot) -> Double = { _, _ in 0 }
     ) {
         for edit in delta.edits {
             switch edit {
             case .removeItem(let path):
-                let (id, weight) = removeItem(at: path)
-                removed(id, weight)
+                let (id, weight, slot) = removeItem(at: path)
+                removed(id, weight, slot)
             case .insertItem(let id, let path):
                 let slot = insertItem(id, at: path)
                 let weight = placed(id, slot)

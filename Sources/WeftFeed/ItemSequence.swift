@@ -187,9 +187,9 @@ struct ItemSequence {
         }
     }
 
-    /// Removes the item at `index`; returns its ID and weight.
+    /// Removes the item at `index`; returns its ID, its weight and the slot it had (free from now on).
     @discardableResult
-    mutating func remove(at index: Int) -> (id: UInt64, weight: Double) {
+    mutating func remove(at index: Int) -> (id: UInt64, weight: Double, slot: Slot) {
         precondition(index >= 0 && index < count, "ItemSequence: removal at \(index) out of 0..<\(count)")
         let (left, rest) = split(root, Int32(index))
         let (middle, right) = split(rest, 1)
@@ -197,7 +197,7 @@ struct ItemSequence {
         free.append(middle)
         root = merge(left, right)
         if root >= 0 { nodes[Int(root)].parent = -1 }
-        return (removed.id, removed.weight)
+        return (removed.id, removed.weight, middle)
     }
 
     /// Changes the ID of the item in `slot`.
@@ -214,6 +214,9 @@ struct ItemSequence {
             node = nodes[Int(node)].parent
         }
     }
+
+    /// One more than the highest slot in use so far (a table indexed by slot needs this many entries).
+    var slotCount: Int { nodes.count }
 
     /// Empties the sequence.
     mutating func removeAll() {

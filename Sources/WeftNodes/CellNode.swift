@@ -25,6 +25,11 @@ open class CellNode: Node, @unchecked Sendable {
     /// The owner's link, published atomically (read and set with no lock, and no allocation per cell).
     private let ownerLink = PublishedReference<CellOwnerLink>()
 
+    /// Where the owner keeps the cell (a feed: the cell's slot in its structure), or -1: the owner finds a cell
+    /// that reports a new size here, with no table of its cells. Read and written by the owner on the apply
+    /// queue only.
+    package var ownerSlot: Int32 = -1
+
     public override init() {
         super.init()
         automaticallyManagesSubnodes = true

@@ -89,7 +89,11 @@ struct FeedConcurrencyTests {
         let itemsWithoutCell = Locked(0)
 
         func check(_ feed: FeedNode) {
-            let missing = feed.live.structure.items.ids.filter { feed.live.cells[$0] == nil }.count
+            var missing = 0
+            feed.live.structure.items.forEachSlot(from: 0) { slot in
+                if feed.live.cellBySlot[Int(slot)] == nil { missing += 1 }
+                return true
+            }
             commits.withLock { $0 += 1 }
             itemsWithoutCell.withLock { $0 += missing }
         }
