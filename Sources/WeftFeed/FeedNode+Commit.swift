@@ -22,7 +22,7 @@ struct Commit: @unchecked Sendable {
     let completion: @Sendable (BatchUpdateSummary) -> Void
 
     /// What the commit's turn works through: its edits, leaving cells and laid-out cells (for predicting it).
-    var workItems: Int { delta.edits.count + leaving.count + laidOut.count }
+    var workItems: Int { delta.size + leaving.count + laidOut.count }
 }
 
 extension FeedNode {
@@ -232,6 +232,7 @@ extension FeedNode {
             $0.commits += 1
             $0.itemsInserted += summary.inserted
             $0.itemsDeleted += summary.deleted
+            $0.structureEdits += commit.delta.size
         }
         return summary
     }

@@ -62,12 +62,14 @@ extension FeedNode {
         let items = live.structure.items
         var top = 0.0
         var first = true
+        var visits = 0
         items.forEachSlot(from: items.firstIndex(endingAfter: preload.top)) { slot in
             if first {
                 top = items.offset(ofSlot: slot)
                 first = false
             }
             guard top < preload.bottom else { return false }
+            visits += 1
             let bottom = top + items.weight(ofSlot: slot)
             var state: InterfaceState = []
             func intersects(_ range: (top: Double, bottom: Double)) -> Bool { top < range.bottom && bottom > range.top }
@@ -88,6 +90,7 @@ extension FeedNode {
         }
         live.spareStates = live.states
         live.states = next
+        feedStatistics.withLock { $0.rangeVisits += visits }
     }
 
     /// Starts a batch fetch when the content ahead of the viewport is shorter than `leadingScreensForBatching`

@@ -275,6 +275,11 @@ public struct FeedStatistics: Sendable {
     public var cellResizes = 0
     /// Batch fetches started.
     public var batchFetches = 0
+    /// Edits of the committed structure: an item or section inserted, removed or given a new cell (a reload of
+    /// all data counts each item). What a commit costs beyond its cells: each edit is O(log n).
+    public var structureEdits = 0
+    /// Cells the range updates looked at (those in the preload range, from the first found by a search).
+    public var rangeVisits = 0
 
     /// Cells laid out per second of background layout.
     public var cellsPerSecond: Double { layoutSeconds > 0 ? Double(cellsLaidOut) / layoutSeconds : 0 }

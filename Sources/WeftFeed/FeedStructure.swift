@@ -153,4 +153,12 @@ struct StructureDelta: Sendable {
     var edits: [Edit] = []
     /// Items that leave the feed (their cells go).
     var leaving: [ItemID] = []
+
+    /// The edits, with a reset counting each of its items.
+    var size: Int {
+        edits.reduce(0) { total, edit in
+            if case .reset(_, let ids) = edit { return total + max(1, ids.count) }
+            return total + 1
+        }
+    }
 }
