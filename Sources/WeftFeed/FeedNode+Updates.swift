@@ -209,8 +209,8 @@ extension FeedNode {
             made.set(i, cell)
         }
         cellNanoseconds = DispatchTime.now().uptimeNanoseconds - cellNanoseconds
-        // Before anything touches them: each cell must be in one place.
-        if let error = cellInTwoPlaces(newCells, made) {
+        // Before anything touches them: each cell must be in one place (claimed for its item, or refused).
+        if let error = claimCells(newCells, made) {
             refuse(error, ticket: ticket, completion: completion)
             return
         }
@@ -219,7 +219,7 @@ extension FeedNode {
         for id in delta.leaving {
             editing.ranges.removeValue(forKey: id)
             guard let cell = editing.cells.removeValue(forKey: id) else { continue }
-            editing.itemByCell.removeValue(forKey: ObjectIdentifier(cell))
+            _ = cell.ownerClaim.compareExchange(expected: id, desired: 0, ordering: .acquiringAndReleasing)
             leaving.append((id, cell))
         }
         var arriving: [(ItemID, CellNode)] = []
@@ -228,7 +228,6 @@ extension FeedNode {
             guard let cell = made[i] else { continue }
             editing.cells[new.id] = cell
             if let range = new.range { editing.ranges[new.id] = range }
-            editing.itemByCell[ObjectIdentifier(cell)] = new.id
             arriving.append((new.id, cell))
         }
         editing.structure.apply(delta)
@@ -263,24 +262,36 @@ extension FeedNode {
 }
 
 extension FeedNode {
-    /// An error naming the cell and both its places when a cell block returned a cell that another item of the
-    /// change got too, or one the feed holds for another item (a cell node belongs to one item); nil when
-    /// every cell is in one place. On the editing queue.
-    func cellInTwoPlaces(_ newCells: [NewCell], _ made: ParallelResults<CellNode>) -> FeedError? {
+    /// Claims each new cell for its item; when a cell block returned a cell that another item of the change got
+    /// too, or one that an item of this or another feed holds (a cell node belongs to one item), lets go of the
+    /// claims made here and returns an error naming the cell and both its places. On the editing queue.
+    func claimCells(_ newCells: [NewCell], _ made: ParallelResults<CellNode>) -> FeedError? {
         var placeOf: [ObjectIdentifier: ItemPath] = [:]
         placeOf.reserveCapacity(newCells.count)
+        var claimed: [(CellNode, ItemID)] = []
+        claimed.reserveCapacity(newCells.count)
+        func refuse(_ error: FeedError) -> FeedError {
+            for (cell, id) in claimed {
+                _ = cell.ownerClaim.compareExchange(expected: id, desired: 0, ordering: .acquiringAndReleasing)
+            }
+            return error
+        }
         for (i, new) in newCells.enumerated() {
             guard let cell = made[i] else { continue }
             let key = ObjectIdentifier(cell)
             if let first = placeOf[key] {
-                return FeedError("\(cell.displayName) is returned for two items, \(first) and \(new.path); a cell node belongs to one item")
+                return refuse(FeedError(
+                    "\(cell.displayName) is returned for two items, \(first) and \(new.path); a cell node belongs to one item"))
             }
-            if let held = editing.itemByCell[key] {
-                let place = editing.path(of: held).map { "\($0)" } ?? "another item"
-                return FeedError(
-                    "\(cell.displayName) returned for \(new.path) is already in the feed at \(place) (before this change); "
-                        + "a cell node belongs to one item")
+            let (exchanged, held) = cell.ownerClaim.compareExchange(expected: 0, desired: new.id, ordering: .acquiringAndReleasing)
+            guard exchanged else {
+                let place = editing.cells[held] === cell
+                    ? "the feed at " + (editing.path(of: held).map { "\($0)" } ?? "another item") + " (before this change)"
+                    : "another feed"
+                return refuse(FeedError(
+                    "\(cell.displayName) returned for \(new.path) is already in \(place); a cell node belongs to one item"))
             }
+            claimed.append((cell, new.id))
             placeOf[key] = new.path
         }
         return nil

@@ -58,8 +58,6 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         var cells: [ItemID: CellNode] = [:]
         var structure = FeedStructure()
         var ranges: [ItemID: SizeRange] = [:]
-        /// The item of each cell in `cells` (a cell node belongs to one item: a new one found here is refused).
-        var itemByCell: [ObjectIdentifier: ItemID] = [:]
 
         /// Where `id` is, by a search of the structure (for error messages).
         func path(of id: ItemID) -> ItemPath? {
@@ -130,6 +128,13 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         super.init()
         identifier = "feed"
         self.context = context
+    }
+
+    deinit {
+        // Its cells may go into another feed now.
+        for (id, cell) in editing.cells {
+            _ = cell.ownerClaim.compareExchange(expected: id, desired: 0, ordering: .acquiringAndReleasing)
+        }
     }
 
     /// The apply queue of the feed's context.
@@ -242,6 +247,24 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
 
     /// The scroll offset: the content's y at the top of the viewport.
     public var scrollOffset: Double { applyQueue.sync { live.scrollOffset } }
+
+    /// An estimate of the memory the feed's own bookkeeping takes, in bytes: its structure as planned, as
+    /// edited and as committed, and its tables of cells and ranges, capacity included (hash tables are taken at
+    /// their load factor of 3/4); not the cells themselves. Waits for the changes submitted so far.
+    public var bookkeepingBytes: Int {
+        func table<Key, Value>(_ dictionary: [Key: Value]) -> Int {
+            dictionary.capacity * 4 / 3 * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride + 1)
+        }
+        let planned = plan.withLock { $0.structure.storageBytes }
+        let edited = sequencer.sync {
+            editing.structure.storageBytes + table(editing.cells) + table(editing.ranges)
+        }
+        let committed = applyQueue.sync {
+            live.structure.storageBytes + live.cellBySlot.capacity * MemoryLayout<CellNode?>.stride + table(live.states)
+                + table(live.spareStates)
+        }
+        return planned + edited + committed
+    }
 
     // MARK: CellNodeOwner
 

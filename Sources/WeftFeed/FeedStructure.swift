@@ -58,6 +58,9 @@ struct FeedStructure {
         return result
     }
 
+    /// The bytes its storage holds.
+    var storageBytes: Int { items.storageBytes + sections.storageBytes }
+
     // MARK: Edits
 
     /// Removes the item at `path` (which exists); returns its ID, its weight and the slot it had.

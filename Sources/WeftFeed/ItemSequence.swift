@@ -3,8 +3,8 @@
 ///
 /// A node keeps its slot in the array for as long as its item is in the sequence, whatever is inserted or removed
 /// around it, so a slot is a handle: ``index(ofSlot:)`` and ``offset(ofSlot:)`` climb from it to the root.
-/// Slots of removed items are reused. Priorities come from a fixed-seed generator, so the shape, and the cost,
-/// is the same on every run.
+/// Slots of removed items are reused. A node's priority is a hash of its slot (stored nowhere), so the shape, and
+/// the cost, is the same on every run, and no order of positions a caller picks lines the nodes up.
 struct ItemSequence {
     /// A slot in ``nodes``; -1 is none.
     typealias Slot = Int32
@@ -15,7 +15,6 @@ struct ItemSequence {
         var parent: Slot = -1
         /// Items in the subtree.
         var size: Int32 = 1
-        var priority: UInt32
         var id: UInt64
         var weight: Double
         /// Weights of the subtree.
@@ -25,7 +24,6 @@ struct ItemSequence {
     private(set) var nodes: [Node] = []
     private var root: Slot = -1
     private var free: [Slot] = []
-    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     init() {}
 
@@ -218,6 +216,11 @@ struct ItemSequence {
     /// One more than the highest slot in use so far (a table indexed by slot needs this many entries).
     var slotCount: Int { nodes.count }
 
+    /// The bytes its storage holds (capacity included).
+    var storageBytes: Int {
+        nodes.capacity * MemoryLayout<Node>.stride + free.capacity * MemoryLayout<Slot>.stride
+    }
+
     /// Empties the sequence.
     mutating func removeAll() {
         nodes.removeAll()
@@ -230,13 +233,16 @@ struct ItemSequence {
     private func size(_ node: Slot) -> Int32 { node < 0 ? 0 : nodes[Int(node)].size }
     private func sum(_ node: Slot) -> Double { node < 0 ? 0 : nodes[Int(node)].sum }
 
+    /// The treap priority of `slot`: SplitMix64's finalizer of it.
+    private static func priority(_ slot: Slot) -> UInt64 {
+        var z = UInt64(UInt32(bitPattern: slot)) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
     private mutating func makeNode(_ id: UInt64, _ weight: Double) -> Slot {
-        // xorshift64*: priorities independent of the IDs and the order of changes' positions.
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        let priority = UInt32(truncatingIfNeeded: (state &* 0x2545_F491_4F6C_DD1D) >> 32)
-        let node = Node(priority: priority, id: id, weight: weight, sum: weight)
+        let node = Node(id: id, weight: weight, sum: weight)
         if let slot = free.popLast() {
             nodes[Int(slot)] = node
             return slot
@@ -292,7 +298,7 @@ struct ItemSequence {
     private mutating func merge(_ a: Slot, _ b: Slot) -> Slot {
         if a < 0 { return b }
         if b < 0 { return a }
-        if nodes[Int(a)].priority > nodes[Int(b)].priority {
+        if Self.priority(a) > Self.priority(b) {
             nodes[Int(a)].right = merge(nodes[Int(a)].right, b)
             update(a)
             return a

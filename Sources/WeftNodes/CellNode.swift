@@ -1,3 +1,4 @@
+import Synchronization
 import WeftLayout
 
 /// The owner of cell nodes (a feed): told when a cell's size changes after it laid itself out again.
@@ -29,6 +30,11 @@ open class CellNode: Node, @unchecked Sendable {
     /// that reports a new size here, with no table of its cells. Read and written by the owner on the apply
     /// queue only.
     package var ownerSlot: Int32 = -1
+
+    /// The feed item that holds the cell (a feed's item ID), or 0 for none: a cell node belongs to one item. A
+    /// feed claims it (0 to its item, so that of two feeds or two items only one can) and lets it go on its
+    /// editing queue.
+    package let ownerClaim = Atomic<UInt64>(0)
 
     public override init() {
         super.init()

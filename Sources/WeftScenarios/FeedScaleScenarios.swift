@@ -25,6 +25,54 @@ final class ScaleSource: FeedDataSource, @unchecked Sendable {
     }
 }
 
+/// A feed of `size` cheap cells, loaded, in an apply queue of its own, for inserting and deleting 100 cells in
+/// the middle (the Benchmarks package's feed-size rows; built before anything is measured).
+public final class FeedScaleFixture: Sendable {
+    let source = ScaleSource()
+    public let feed: FeedNode
+    public let size: Int
+
+    public init(size: Int) throws {
+        self.size = size
+        let queue = ApplyQueue(label: "bench.feed-scale-fixture")
+        feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667, context: LayoutContext(applyQueue: queue))
+        feed.itemLimit = max(FeedNode.defaultItemLimit, size + 1000)
+        source.count.withLock { $0 = size }
+        try Self.wait { done in try feed.reloadData(completion: done) }
+    }
+
+    /// Inserts `count` cells in the middle and waits for the commit; returns its summary.
+    @discardableResult
+    public func insert(_ count: Int) throws -> BatchUpdateSummary {
+        let paths = (size / 2..<size / 2 + count).map { ItemPath(item: $0) }
+        source.count.withLock { $0 = size + count }
+        return try Self.wait { done in try feed.performBatchUpdates({ $0.insertItems(at: paths) }, completion: done) }
+    }
+
+    /// Deletes the `count` cells `insert(_:)` put in the middle and waits for the commit.
+    @discardableResult
+    public func delete(_ count: Int) throws -> BatchUpdateSummary {
+        let paths = (size / 2..<size / 2 + count).map { ItemPath(item: $0) }
+        source.count.withLock { $0 = size }
+        return try Self.wait { done in try feed.performBatchUpdates({ $0.deleteItems(at: paths) }, completion: done) }
+    }
+
+    /// Runs a feed change and waits for its completion; throws the error a refused change reports.
+    @discardableResult
+    static func wait(_ change: (@escaping @Sendable (BatchUpdateSummary) -> Void) throws -> Void) throws -> BatchUpdateSummary {
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<BatchUpdateSummary?>(nil)
+        try change { summary in
+            result.withLock { $0 = summary }
+            done.signal()
+        }
+        done.wait()
+        guard let summary = result.withLock({ $0 }) else { throw BenchmarkError("a feed change never completed") }
+        if let error = summary.error { throw BenchmarkError("a feed change was refused: \(error)") }
+        return summary
+    }
+}
+
 extension Scenarios {
     /// Feed-size rows: for each size N, a feed filled by pages of 100, then 100 cells inserted into it and
     /// deleted from it (from the call to the commit), one cell's height changed (the offsets below follow) and one
@@ -52,35 +100,32 @@ extension Scenarios {
         let queue = ApplyQueue(label: "bench.feed-scale")
         let source = ScaleSource()
         let feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667, context: LayoutContext(applyQueue: queue))
+        feed.itemLimit = max(FeedNode.defaultItemLimit, n + 1000)
         let size = n.groupedDigits
-        @discardableResult
         func wait(_ change: (@escaping @Sendable (BatchUpdateSummary) -> Void) throws -> Void) throws -> BatchUpdateSummary {
-            let done = DispatchSemaphore(value: 0)
-            let result = Locked<BatchUpdateSummary?>(nil)
-            try change { summary in
-                result.withLock { $0 = summary }
-                done.signal()
+            do {
+                return try FeedScaleFixture.wait(change)
+            } catch {
+                throw BenchmarkError("feed-size row at \(size): \(error)")
             }
-            done.wait()
-            guard let summary = result.withLock({ $0 }) else { throw BenchmarkError("feed-size row at \(size): no summary") }
-            if let error = summary.error { throw BenchmarkError("feed-size row at \(size): \(error)") }
-            return summary
         }
         // Fill by pages of 100 (once: the fill is the feed the other rows use), from an empty section.
-        try wait { done in try feed.reloadData(completion: done) }
+        _ = try wait { done in try feed.reloadData(completion: done) }
         let fillStart = DispatchTime.now().uptimeNanoseconds
         var loaded = 0
         while loaded < n {
             let page = min(100, n - loaded)
             let start = loaded
             source.count.withLock { $0 = start + page }
-            try wait { done in
+            _ = try wait { done in
                 try feed.performBatchUpdates({ $0.insertItems(at: (start..<start + page).map { ItemPath(item: $0) }) }, completion: done)
             }
             loaded += page
         }
         let fill = Double(DispatchTime.now().uptimeNanoseconds - fillStart) / 1e9
-        var results = [ScenarioResult(id: "8-fill@\(n)", name: "fill a feed of \(size) by pages of 100", unit: "cell", items: n, runs: [fill])]
+        var filled = ScenarioResult(id: "8-fill@\(n)", name: "fill a feed of \(size) by pages of 100", unit: "cell", items: n, runs: [fill])
+        filled.extra["bookkeepingBytesPerItem"] = Double(feed.bookkeepingBytes) / Double(n)
+        var results = [filled]
 
         // Insert 100 in the middle, then delete them, from the call to the commit.
         var inserts: [Double] = []
@@ -96,7 +141,7 @@ extension Scenarios {
             insertCells.append(inserted.cellSeconds + inserted.preparationSeconds)
             source.count.withLock { $0 = n }
             start = DispatchTime.now().uptimeNanoseconds
-            try wait { done in try feed.performBatchUpdates({ $0.deleteItems(at: paths) }, completion: done) }
+            _ = try wait { done in try feed.performBatchUpdates({ $0.deleteItems(at: paths) }, completion: done) }
             deletes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         var insert = ScenarioResult(id: "8-insert@\(n)", name: "insert 100 into \(size), call to commit", unit: "cell", items: 100,

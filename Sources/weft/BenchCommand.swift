@@ -109,6 +109,9 @@ enum BenchReport {
             if let growth = r.extra["growth"], let base = r.extra["baseSize"] {
                 note = String(format: "%.2fx the figure at %@", growth, Int(base).groupedDigits)
             }
+            if let bytes = r.extra["bookkeepingBytesPerItem"] {
+                note += (note.isEmpty ? "" : "; ") + String(format: "the feed's own bookkeeping %.0f B/item", bytes)
+            }
             if r.id.hasPrefix("8-insert"), let cells = r.extra["cellSeconds"] {
                 note += (note.isEmpty ? "" : "; ") + "the cells' own work \(time(cells))"
             }

@@ -111,6 +111,35 @@ struct CellIdentityTests {
         expectShows(feed, [a, c, b], "a accepted change, then a resize: 50 + 30 + 10")
     }
 
+    @Test("A cell another feed holds is refused; once that feed lets go of it, or is gone, it is accepted")
+    func cellInAnotherFeed() throws {
+        let (a, b) = (SizedCell("a"), SizedCell("b"))
+        var (first, firstModel): (FeedNode?, GivenCellSource) = try makeFeed([a, b])
+        let (second, secondModel) = try makeFeed([])
+        secondModel.cells.withLock { $0 = [a] }
+        let refused = try change(second) { done in
+            try second.performBatchUpdates({ $0.insertItems(at: [ItemPath(item: 0)]) }, completion: done)
+        }
+        #expect(refused?.error == FeedError(
+            "SizedCell \"a\" returned for section 0, item 0 is already in another feed; a cell node belongs to one item"))
+        expectShows(second, [], "after the refusal")
+        // The first feed lets go of a: the second takes it.
+        firstModel.cells.withLock { $0 = [b] }
+        let deleted = try change(first!) { done in
+            try first!.performBatchUpdates({ $0.deleteItems(at: [ItemPath(item: 0)]) }, completion: done)
+        }
+        #expect(deleted?.error == nil)
+        let accepted = try change(second) { done in
+            try second.performBatchUpdates({ $0.insertItems(at: [ItemPath(item: 0)]) }, completion: done)
+        }
+        #expect(accepted?.error == nil && accepted?.inserted == 1)
+        // b's feed goes away: b is free for another.
+        try second.applyQueue.settle(timeout: 60)
+        first = nil
+        try settleAll()
+        #expect(b.ownerClaim.load(ordering: .acquiring) == 0)
+    }
+
     @Test("A cell the feed holds for one item, returned for another, is refused; once let go it may come back")
     func cellAlreadyInTheFeed() throws {
         let (a, b) = (SizedCell("a"), SizedCell("b"))
