@@ -228,9 +228,10 @@ struct UpdatePlanner {
         return plan
     }
 
-    /// The edits of a checked change, applied to `structure` as they are made: replacements (reloads) at the
-    /// old positions; removals of items, then of sections, from the last; insertions of sections, then of items,
-    /// from the first, at the new positions (so that what stays fills the rest in order).
+    /// The edits of a checked change, then applied to `structure`: replacements (reloads) at the old positions;
+    /// removals of items, then of sections, from the last; insertions of sections, then of items, from the
+    /// first, at the new positions (so that what stays fills the rest in order). Consecutive insertions or
+    /// removals make one run. The IDs the edits need are read from `structure` before it changes.
     ///
     /// `structure` is the one the change was checked against, held by nothing else (a second holder would make
     /// the first edit copy it whole). New items get IDs from `nextID` on.
@@ -244,75 +245,71 @@ struct UpdatePlanner {
             defer { nextID += 1 }
             return nextID
         }
-        func edit(_ edit: StructureDelta.Edit) {
-            planned.delta.edits.append(edit)
-        }
-        // Reloaded items take new IDs in place; their slots tell where they end up.
-        // (A reloaded item of a moved section gets a new slot when its section arrives.)
-        var reloadedSlots: [ItemID: ItemSequence.Slot] = [:]
+        // Reloaded items take new IDs in place.
+        var reloadedIDs = Set<ItemID>()
+        var replacements: [Int: [Int: ItemID]] = [:]
         for (i, plan) in sectionPlans.sorted(by: { $0.key < $1.key }) {
             for item in plan.reloaded {
                 let path = ItemPath(item: item, section: i)
                 let id = newID()
-                edit(.replaceItem(path, id))
-                let (slot, old) = structure.replaceItem(at: path, with: id)
-                planned.delta.leaving.append(old)
-                reloadedSlots[id] = slot
+                planned.delta.append(.replaceItem(path, id))
+                if let old = structure.id(at: path) { planned.delta.leaving.append(old) }
+                reloadedIDs.insert(id)
+                replacements[i, default: [:]][item] = id
             }
         }
         // Items leaving their section, from the last.
         let removals = sectionPlans.flatMap { i, plan in plan.removed.map { ItemPath(item: $0, section: i) } }.sorted(by: >)
         let movedAway = Set(changes.movedItems.map(\.from))
         for path in removals {
-            edit(.removeItem(path))
-            let id = structure.removeItem(at: path).id
-            if !movedAway.contains(path) { planned.delta.leaving.append(id) }
+            planned.delta.append(.removeItems(path, count: 1))
+            if !movedAway.contains(path), let id = structure.id(at: path) { planned.delta.leaving.append(id) }
         }
         // Sections leaving (deleted, reloaded, moved), from the last; a moved one's items are kept for its new place.
         let movedSections = Dictionary(changes.movedSections.map { ($0.from, $0.to) }, uniquingKeysWith: { a, _ in a })
         let leavingSections = (changes.deletedSections + changes.reloadedSections + changes.movedSections.map(\.from)).sorted(by: >)
         var movedIDs: [Int: [ItemID]] = [:]
         for i in leavingSections {
+            // What is left of the section after its items' own changes, in order.
+            let removed = Set(sectionPlans[i]?.removed ?? [])
+            let replaced = replacements[i] ?? [:]
             let count = structure.count(inSection: i)
             var ids: [ItemID] = []
-            ids.reserveCapacity(count)
-            for item in stride(from: count - 1, through: 0, by: -1) {
-                let path = ItemPath(item: item, section: i)
-                edit(.removeItem(path))
-                ids.append(structure.removeItem(at: path).id)
+            ids.reserveCapacity(count - removed.count)
+            if count > 0 {
+                var item = 0
+                structure.items.forEachSlot(from: structure.start(ofSection: i)) { slot in
+                    defer { item += 1 }
+                    guard item < count else { return false }
+                    if !removed.contains(item) { ids.append(replaced[item] ?? structure.items.id(ofSlot: slot)) }
+                    return true
+                }
             }
-            edit(.removeSection(i))
-            structure.removeEmptySection(i)
+            if !ids.isEmpty { planned.delta.append(.removeItems(ItemPath(item: 0, section: i), count: ids.count)) }
+            planned.delta.append(.removeSection(i))
             if let to = movedSections[i] {
-                movedIDs[to] = ids.reversed()
+                movedIDs[to] = ids
             } else {
                 planned.delta.leaving += ids
             }
         }
         // Sections arriving, from the first: new ones (inserted or reloaded) with new items, moved ones with theirs.
         for (j, source) in sources.enumerated() {
-            let ids: [ItemID]?
+            var ids: [ItemID]
             switch source {
-            case .fresh: ids = nil
-            case .old: ids = movedIDs[j]
-            }
-            if case .old = source, ids == nil { continue }
-            edit(.insertSection(j))
-            structure.insertEmptySection(j)
-            let count = ids?.count ?? newCounts[j]
-            for item in 0..<count {
-                let path = ItemPath(item: item, section: j)
-                let id: ItemID
-                if let ids {
-                    id = ids[item]
-                } else {
-                    id = newID()
-                    planned.newItems.append((id, path))
+            case .fresh:
+                ids = (0..<newCounts[j]).map { item in
+                    let id = newID()
+                    planned.newItems.append((id, ItemPath(item: item, section: j)))
+                    return id
                 }
-                edit(.insertItem(id, path))
-                let slot = structure.insertItem(id, at: path)
-                if reloadedSlots[id] != nil { reloadedSlots[id] = slot }
+            case .old:
+                guard let moved = movedIDs[j] else { continue }
+                ids = moved
             }
+            planned.delta.append(.insertSection(j))
+            if !ids.isEmpty { planned.delta.append(.insertItems(ids, ItemPath(item: 0, section: j))) }
+            ids = []
         }
         // Items arriving in sections that stay, from the first.
         let arrivals = sectionPlans.values.flatMap { plan in
@@ -326,9 +323,14 @@ struct UpdatePlanner {
                 id = newID()
                 planned.newItems.append((id, arrival.path))
             }
-            edit(.insertItem(id, arrival.path))
-            structure.insertItem(id, at: arrival.path)
+            planned.delta.append(.insertItems([id], arrival.path))
         }
+        // The plan's own copy takes the edits; a reloaded item's slot tells where it ends up.
+        var reloadedSlots: [ItemID: ItemSequence.Slot] = [:]
+        structure.apply(planned.delta, placed: { id, slot in
+            if reloadedIDs.contains(id) { reloadedSlots[id] = slot }
+            return 0
+        })
         for (id, slot) in reloadedSlots {
             planned.newItems.append((id, structure.path(ofFlat: structure.items.index(ofSlot: slot))))
         }

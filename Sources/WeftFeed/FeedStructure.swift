@@ -63,29 +63,30 @@ struct FeedStructure {
 
     // MARK: Edits
 
-    /// Removes the item at `path` (which exists); returns its ID, its weight and the slot it had.
-    @discardableResult
-    mutating func removeItem(at path: ItemPath) -> (id: ItemID, weight: Double, slot: ItemSequence.Slot) {
+    /// Inserts `ids` in order from `path` on (its section exists; its item is at most the section's count).
+    /// `weight` gives each one's weight from its ID and slot.
+    mutating func insertItems(
+        _ ids: [ItemID], at path: ItemPath, weight: (ItemID, ItemSequence.Slot) -> Double = { _, _ in 0 }
+    ) {
         let flat = start(ofSection: path.section) + path.item
-        let removed = items.remove(at: flat)
-        adjustCount(of: path.section, by: -1)
-        return removed
+        adjustCount(of: path.section, by: ids.count)
+        items.insert(contentsOf: ids, at: flat, weight: weight)
     }
 
-    /// Inserts `id` at `path` (its section exists; its item is at most the section's count); returns its slot.
-    @discardableResult
-    mutating func insertItem(_ id: ItemID, weight: Double = 0, at path: ItemPath) -> ItemSequence.Slot {
+    /// Removes `count` items from `path` on (all in its section); `removed` gets each one's ID, weight and slot.
+    mutating func removeItems(
+        count: Int, at path: ItemPath, _ removed: (ItemID, Double, ItemSequence.Slot) -> Void = { _, _, _ in }
+    ) {
         let flat = start(ofSection: path.section) + path.item
-        adjustCount(of: path.section, by: 1)
-        return items.insert(id, weight: weight, at: flat)
+        items.remove(count: count, at: flat, removed)
+        adjustCount(of: path.section, by: -count)
     }
 
-    /// Changes the ID of the item at `path` (which exists); returns the item's slot and its old ID.
-    mutating func replaceItem(at path: ItemPath, with id: ItemID) -> (slot: ItemSequence.Slot, old: ItemID) {
+    /// Changes the ID of the item at `path` (which exists); returns the item's slot.
+    mutating func replaceItem(at path: ItemPath, with id: ItemID) -> ItemSequence.Slot {
         let slot = items.slot(at: start(ofSection: path.section) + path.item)
-        let old = items.id(ofSlot: slot)
         items.setID(id, ofSlot: slot)
-        return (slot, old)
+        return slot
     }
 
     /// Removes the empty section `section`.
@@ -112,15 +113,12 @@ struct FeedStructure {
     ) {
         for edit in delta.edits {
             switch edit {
-            case .removeItem(let path):
-                let (id, weight, slot) = removeItem(at: path)
-                removed(id, weight, slot)
-            case .insertItem(let id, let path):
-                let slot = insertItem(id, at: path)
-                let weight = placed(id, slot)
-                if weight != 0 { items.setWeight(weight, ofSlot: slot) }
+            case .removeItems(let path, let count):
+                removeItems(count: count, at: path, removed)
+            case .insertItems(let ids, let path):
+                insertItems(ids, at: path, weight: placed)
             case .replaceItem(let path, let id):
-                let (slot, _) = replaceItem(at: path, with: id)
+                let slot = replaceItem(at: path, with: id)
                 items.setWeight(placed(id, slot), ofSlot: slot)
             case .removeSection(let section):
                 removeEmptySection(section)
@@ -144,8 +142,10 @@ struct FeedStructure {
 /// own copies in O(k log n).
 struct StructureDelta: Sendable {
     enum Edit: Sendable {
-        case removeItem(ItemPath)
-        case insertItem(ItemID, ItemPath)
+        /// `count` items from the path on, in its section.
+        case removeItems(ItemPath, count: Int)
+        /// Items in order from the path on.
+        case insertItems([ItemID], ItemPath)
         case replaceItem(ItemPath, ItemID)
         case removeSection(Int)
         case insertSection(Int)
@@ -153,15 +153,38 @@ struct StructureDelta: Sendable {
         case reset(counts: [Int], ids: [ItemID])
     }
 
-    var edits: [Edit] = []
+    private(set) var edits: [Edit] = []
     /// Items that leave the feed (their cells go).
     var leaving: [ItemID] = []
 
-    /// The edits, with a reset counting each of its items.
+    init(edits: [Edit] = []) {
+        self.edits = edits
+    }
+
+    /// Adds an edit; an insertion or removal that continues the previous one's run joins it.
+    mutating func append(_ edit: Edit) {
+        switch (edits.last, edit) {
+        case (.insertItems(var ids, let start)?, .insertItems(let more, let path))
+            where path.section == start.section && path.item == start.item + ids.count:
+            ids += more
+            edits[edits.count - 1] = .insertItems(ids, start)
+        case (.removeItems(let start, let count)?, .removeItems(let path, let more))
+            where path.section == start.section && path.item + more == start.item:
+            // Removals run from the last: this one ends where the previous one starts.
+            edits[edits.count - 1] = .removeItems(path, count: count + more)
+        default:
+            edits.append(edit)
+        }
+    }
+
+    /// The edits, with a run or a reset counting each of its items.
     var size: Int {
         edits.reduce(0) { total, edit in
-            if case .reset(_, let ids) = edit { return total + max(1, ids.count) }
-            return total + 1
+            switch edit {
+            case .reset(_, let ids), .insertItems(let ids, _): return total + max(1, ids.count)
+            case .removeItems(_, let count): return total + max(1, count)
+            default: return total + 1
+            }
         }
     }
 }

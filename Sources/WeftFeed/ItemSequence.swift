@@ -177,6 +177,53 @@ struct ItemSequence {
         return new
     }
 
+    /// Inserts `ids` in order at `index` (0 ... count), in O(k log k + log n): the run is built apart (where it
+    /// stays in cache) and spliced in with one split and two merges. `weight` gives each new item's weight from
+    /// its ID and slot.
+    mutating func insert(
+        contentsOf ids: some Collection<UInt64>, at index: Int, weight: (UInt64, Slot) -> Double
+    ) {
+        precondition(index >= 0 && index <= count, "ItemSequence: insertion at \(index) out of 0...\(count)")
+        guard !ids.isEmpty else { return }
+        var run: Slot = -1
+        for id in ids {
+            let node = makeNode(id, 0)
+            let w = weight(id, node)
+            nodes[Int(node)].weight = w
+            nodes[Int(node)].sum = w
+            run = merge(run, node)
+            nodes[Int(run)].parent = -1
+        }
+        let (left, right) = split(root, Int32(index))
+        root = merge(merge(left, run), right)
+        nodes[Int(root)].parent = -1
+    }
+
+    /// Removes `count` items from `index` on, in O(k + log n); `removed` gets each one's ID, weight and former
+    /// slot, in order.
+    mutating func remove(count: Int, at index: Int, _ removed: (UInt64, Double, Slot) -> Void) {
+        precondition(count >= 0 && index >= 0 && index + count <= self.count,
+                     "ItemSequence: removal of \(count) at \(index) out of 0..<\(self.count)")
+        guard count > 0 else { return }
+        let (left, rest) = split(root, Int32(index))
+        let (middle, right) = split(rest, Int32(count))
+        // The run's nodes in order (an explicit stack: no recursion over a run of any length).
+        var stack: [Slot] = []
+        var node = middle
+        while node >= 0 || !stack.isEmpty {
+            while node >= 0 {
+                stack.append(node)
+                node = nodes[Int(node)].left
+            }
+            let next = stack.removeLast()
+            removed(nodes[Int(next)].id, nodes[Int(next)].weight, next)
+            node = nodes[Int(next)].right
+            free.append(next)
+        }
+        root = merge(left, right)
+        if root >= 0 { nodes[Int(root)].parent = -1 }
+    }
+
     /// Appends items in order (a new sequence's contents: each append walks the right spine only).
     mutating func append(contentsOf items: some Sequence<(UInt64, Double)>) {
         for (id, weight) in items {

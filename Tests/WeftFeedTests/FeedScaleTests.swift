@@ -18,17 +18,31 @@ struct ItemSequenceTests {
         var nextID: UInt64 = 1
         for step in 0..<3000 {
             let choice = rng.next() % 10
-            if choice < 5 || model.isEmpty {
+            if choice < 4 || model.isEmpty {
                 let index = Int(rng.next() % UInt64(model.count + 1))
                 let weight = Double(rng.next() % 7)
                 sequence.insert(nextID, weight: weight, at: index)
                 model.insert((nextID, weight), at: index)
                 nextID += 1
-            } else if choice < 8 {
+            } else if choice == 4 {
+                // A run of 1 to 6, each weighing its ID mod 7.
+                let index = Int(rng.next() % UInt64(model.count + 1))
+                let ids = (nextID..<nextID + 1 + rng.next() % 6).map { $0 }
+                sequence.insert(contentsOf: ids, at: index) { id, _ in Double(id % 7) }
+                model.insert(contentsOf: ids.map { ($0, Double($0 % 7)) }, at: index)
+                nextID += UInt64(ids.count)
+            } else if choice < 7 {
                 let index = Int(rng.next() % UInt64(model.count))
                 let removed = sequence.remove(at: index)
                 let expected = model.remove(at: index)
                 #expect(removed.id == expected.id && removed.weight == expected.weight)
+            } else if choice == 7 {
+                let index = Int(rng.next() % UInt64(model.count))
+                let count = Int(rng.next() % UInt64(min(6, model.count - index) + 1))
+                var removed: [UInt64] = []
+                sequence.remove(count: count, at: index) { id, _, _ in removed.append(id) }
+                #expect(removed == model[index..<index + count].map(\.id))
+                model.removeSubrange(index..<index + count)
             } else {
                 let index = Int(rng.next() % UInt64(model.count))
                 let weight = Double(rng.next() % 7)
