@@ -253,45 +253,43 @@ struct UpdatePlanner {
                 let path = ItemPath(item: item, section: i)
                 let id = newID()
                 planned.delta.append(.replaceItem(path, id))
-                if let old = structure.id(at: path) { planned.delta.leaving.append(old) }
                 reloadedIDs.insert(id)
                 replacements[i, default: [:]][item] = id
             }
         }
-        // Items leaving their section, from the last.
+        // Items leaving their section, from the last. (Which of them leave the feed is told by the removals
+        // themselves, below: every removed item does but those that move.)
         let removals = sectionPlans.flatMap { i, plan in plan.removed.map { ItemPath(item: $0, section: i) } }.sorted(by: >)
-        let movedAway = Set(changes.movedItems.map(\.from))
+        var moving = Set(sectionPlans.values.flatMap { $0.arriving.compactMap(\.moved) })
         for path in removals {
             planned.delta.append(.removeItems(path, count: 1))
-            if !movedAway.contains(path), let id = structure.id(at: path) { planned.delta.leaving.append(id) }
         }
         // Sections leaving (deleted, reloaded, moved), from the last; a moved one's items are kept for its new place.
         let movedSections = Dictionary(changes.movedSections.map { ($0.from, $0.to) }, uniquingKeysWith: { a, _ in a })
         let leavingSections = (changes.deletedSections + changes.reloadedSections + changes.movedSections.map(\.from)).sorted(by: >)
         var movedIDs: [Int: [ItemID]] = [:]
         for i in leavingSections {
-            // What is left of the section after its items' own changes, in order.
+            let count = structure.count(inSection: i) - (sectionPlans[i]?.removed.count ?? 0)
+            if count > 0 { planned.delta.append(.removeItems(ItemPath(item: 0, section: i), count: count)) }
+            planned.delta.append(.removeSection(i))
+            guard let to = movedSections[i] else { continue }
+            // What is left of a moved section after its items' own changes, in order, goes to its new place.
             let removed = Set(sectionPlans[i]?.removed ?? [])
             let replaced = replacements[i] ?? [:]
-            let count = structure.count(inSection: i)
+            let all = structure.count(inSection: i)
             var ids: [ItemID] = []
-            ids.reserveCapacity(count - removed.count)
-            if count > 0 {
+            ids.reserveCapacity(count)
+            if all > 0 {
                 var item = 0
                 structure.items.forEachSlot(from: structure.start(ofSection: i)) { slot in
                     defer { item += 1 }
-                    guard item < count else { return false }
+                    guard item < all else { return false }
                     if !removed.contains(item) { ids.append(replaced[item] ?? structure.items.id(ofSlot: slot)) }
                     return true
                 }
             }
-            if !ids.isEmpty { planned.delta.append(.removeItems(ItemPath(item: 0, section: i), count: ids.count)) }
-            planned.delta.append(.removeSection(i))
-            if let to = movedSections[i] {
-                movedIDs[to] = ids
-            } else {
-                planned.delta.leaving += ids
-            }
+            moving.formUnion(ids)
+            movedIDs[to] = ids
         }
         // Sections arriving, from the first: new ones (inserted or reloaded) with new items, moved ones with theirs.
         for (j, source) in sources.enumerated() {
@@ -325,12 +323,17 @@ struct UpdatePlanner {
             }
             planned.delta.append(.insertItems([id], arrival.path))
         }
-        // The plan's own copy takes the edits; a reloaded item's slot tells where it ends up.
+        // The plan's own copy takes the edits: what is removed and does not move leaves the feed (a reloaded
+        // item's old ID among them), and a reloaded item's slot tells where it ends up.
         var reloadedSlots: [ItemID: ItemSequence.Slot] = [:]
-        structure.apply(planned.delta, placed: { id, slot in
+        var leaving: [ItemID] = []
+        structure.apply(planned.delta, removed: { id, _, _ in
+            if !moving.contains(id) { leaving.append(id) }
+        }, placed: { id, slot in
             if reloadedIDs.contains(id) { reloadedSlots[id] = slot }
             return 0
         })
+        planned.delta.leaving = leaving
         for (id, slot) in reloadedSlots {
             planned.newItems.append((id, structure.path(ofFlat: structure.items.index(ofSlot: slot))))
         }

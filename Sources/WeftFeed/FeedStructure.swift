@@ -82,13 +82,6 @@ struct FeedStructure {
         adjustCount(of: path.section, by: -count)
     }
 
-    /// Changes the ID of the item at `path` (which exists); returns the item's slot.
-    mutating func replaceItem(at path: ItemPath, with id: ItemID) -> ItemSequence.Slot {
-        let slot = items.slot(at: start(ofSection: path.section) + path.item)
-        items.setID(id, ofSlot: slot)
-        return slot
-    }
-
     /// Removes the empty section `section`.
     mutating func removeEmptySection(_ section: Int) {
         sections.remove(at: section)
@@ -105,8 +98,8 @@ struct FeedStructure {
     }
 
     /// Applies `delta`'s edits in order. `removed` gets each removed item's ID, weight and former slot (a slot
-    /// freed here may be reused by a later edit); `placed` gets the ID and slot of each item inserted or given a
-    /// new ID (a reload) and returns its weight.
+    /// freed here may be reused by a later edit), and the old ID of an item given a new one (a reload: its slot
+    /// stays); `placed` gets the ID and slot of each item inserted or given a new ID and returns its weight.
     mutating func apply(
         _ delta: StructureDelta, removed: (ItemID, Double, ItemSequence.Slot) -> Void = { _, _, _ in },
         placed: (ItemID, ItemSequence.Slot) -> Double = { _, _ in 0 }
@@ -118,7 +111,9 @@ struct FeedStructure {
             case .insertItems(let ids, let path):
                 insertItems(ids, at: path, weight: placed)
             case .replaceItem(let path, let id):
-                let slot = replaceItem(at: path, with: id)
+                let slot = items.slot(at: start(ofSection: path.section) + path.item)
+                removed(items.id(ofSlot: slot), items.weight(ofSlot: slot), slot)
+                items.setID(id, ofSlot: slot)
                 items.setWeight(placed(id, slot), ofSlot: slot)
             case .removeSection(let section):
                 removeEmptySection(section)
