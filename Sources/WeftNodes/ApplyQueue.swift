@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The one serial queue on which the live node hierarchy changes: Texture's main thread, without UIKit.
@@ -24,6 +27,9 @@ public final class ApplyQueue: @unchecked Sendable {
         public var batches = 0
         /// The longest turn, in seconds.
         public var longest = 0.0
+        /// The most processor time one turn took, in seconds: the turn's own work. (A turn's wall time also
+        /// counts the time its thread waited for a core, which on a loaded machine can be most of it.)
+        public var longestProcessorTime = 0.0
         /// The total time spent in turns, in seconds.
         public var total = 0.0
         /// Durations of the most recent turns (up to 4,096), in seconds, oldest first.
@@ -100,6 +106,7 @@ public final class ApplyQueue: @unchecked Sendable {
             defer { state.pending.removeAll() }
             return state.pending
         }
+        let processorStart = Self.threadProcessorTime()
         let start = DispatchTime.now().uptimeNanoseconds
         let budget = budgetNanoseconds.load(ordering: .relaxed)
         turnStartTime.store(start, ordering: .relaxed)
@@ -123,7 +130,9 @@ public final class ApplyQueue: @unchecked Sendable {
             batches.removeSubrange(ran...)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let processorSeconds = Self.threadProcessorTime() - processorStart
         state.withLock { state in
+            state.statistics.longestProcessorTime = max(state.statistics.longestProcessorTime, processorSeconds)
             state.statistics.turns += 1
             state.statistics.batches += batches.count
             state.statistics.longest = max(state.statistics.longest, seconds)
@@ -136,6 +145,17 @@ public final class ApplyQueue: @unchecked Sendable {
             state.ringNext = (state.ringNext + 1) % Self.recentCapacity
         }
         for _ in batches { inFlight.leave() }
+    }
+
+    /// The processor time the calling thread has used, in seconds (0 where it cannot be read).
+    private static func threadProcessorTime() -> Double {
+        #if canImport(Glibc)
+        var time = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        #else
+        return 0
+        #endif
     }
 
     /// When the turn now running started (`DispatchTime` uptime nanoseconds), for work that keeps to a budget

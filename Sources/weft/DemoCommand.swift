@@ -80,7 +80,7 @@ enum DemoReport {
         let rows: [(String, String)] = [
             ("cells laid out in the background", "\(grouped(f.cellsLaidOut)) in \(f.commits) commits, \(grouped(Int(f.cellsPerSecond))) cells/s"),
             ("cells that laid themselves out", "\(grouped(max(0, n.appliedPasses - f.cellsLaidOut))) passes (locations and images arriving late)"),
-            ("apply-queue turns", "\(grouped(q.turns)), longest \(ms(q.longest)), median \(ms(q.median))"),
+            ("apply-queue turns", "\(grouped(q.turns)), longest \(ms(q.longest)) (processor time \(ms(q.longestProcessorTime))), median \(ms(q.median))"),
             ("diffs applied", "\(grouped(n.insertions)) insertions, \(grouped(n.removals)) removals, \(grouped(n.moves)) moves"),
             ("layout cache", "\(grouped(n.cacheHits)) hits of \(grouped(lookups)) lookups (\(lookups > 0 ? 100 * n.cacheHits / lookups : 0)%)"),
             ("text cache", textCache(n)),
