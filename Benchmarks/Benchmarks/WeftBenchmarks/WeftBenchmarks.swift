@@ -182,6 +182,26 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // 7c. Feed sizes: insert 100 cells in the middle of a feed of 10,000 and of 100,000 cheap cells, then
+    //     delete them, each from the call to the commit (the feed is built once, before the first measurement).
+    //     The bookkeeping is O(k log n): the two rows' allocations per iteration are the same.
+    for size in [10_000, 100_000] {
+        let fixture = Locked<FeedScaleFixture?>(nil)
+        Benchmark("7c insert and delete 100 cells in a feed of \(size), call to commit, per pair",
+                  configuration: .init(scalingFactor: .one, maxIterations: 10, thresholds: longTolerances)) { benchmark in
+            let feed = try fixture.withLock { existing in
+                if let existing { return existing }
+                let made = try FeedScaleFixture(size: size)
+                existing = made
+                return made
+            }
+            benchmark.startMeasurement()
+            blackHole(try feed.insert(100))
+            blackHole(try feed.delete(100))
+            benchmark.stopMeasurement()
+        }
+    }
+
     // 8. Automatic subnode management: one cell whose spec gains and loses children each time; diff and apply.
     Benchmark("8 ASM: a cell gaining and losing children, diff and apply, per pass") { benchmark in
         let cell = TogglingCell()
