@@ -360,7 +360,12 @@ extension Node {
                          noting: noting ? builder.passNotes : nil)
         case .none:
             builder.counters.measurements += 1
-            let measured = try sizeThatFits(resolved.max)
+            let measured: Size
+            if let shouldStop = builder.shouldStop {
+                measured = try sizeThatFits(resolved.max, stoppingWith: shouldStop)
+            } else {
+                measured = try sizeThatFits(resolved.max)
+            }
             // (Through the grid: the builder's method was not inlined here, and copied the builder to call.)
             let size = builder.grid.sanitized(resolved.clamp(measured))
             // (Stored from each branch: an entry made in either and stored after both was copied whole, where a

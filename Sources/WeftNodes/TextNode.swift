@@ -21,6 +21,10 @@ import WeftText
 /// ``textProblem``, and laying the node out throws a `LayoutError` naming the node and the run. A failure
 /// that no check can foresee (ICU or HarfBuzz unable to start; a custom measurer's own error) makes the node
 /// measure as 0 x 0.
+///
+/// Stopping: laid out by a builder with a stop hook (``LayoutBuilder/shouldStop``), the node's measurement asks
+/// it too (``TextMeasurer/measure(_:constraints:shouldStop:)``), and a measurement it stops ends the layout with
+/// the builder's stop error (``LayoutBuilder/stoppedReason``); nothing of it is cached.
 open class TextNode: Node, @unchecked Sendable {
     // @unchecked: `content` is guarded by the node's lock, like `Node.state`.
     private var content: TextContent
@@ -128,12 +132,20 @@ open class TextNode: Node, @unchecked Sendable {
         try measured(width: width).layout
     }
 
-    /// The text and its layout at `width`, both from one reading of the content.
+    /// The text and its layout at `width`, both from one reading of the content. Measured during a layout whose
+    /// builder has a stop hook, the measurer asks it (see `MeasurementStop`).
     func measured(width: Double) throws(TextError) -> (text: AttributedText, layout: TextLayout) {
         let snapshot = lock.withLock { content }
         if let problem = snapshot.problem { throw problem }
         let text = snapshot.text ?? AttributedText("", style: snapshot.textStyle)
-        return (text, try measurer.measure(text, constraints: TextConstraints(width: Size.isValid(width) ? width : .infinity)))
+        let constraints = TextConstraints(width: Size.isValid(width) ? width : .infinity)
+        guard let stop = MeasurementStop.current else { return (text, try measurer.measure(text, constraints: constraints)) }
+        do throws(TextError) {
+            return (text, try measurer.measure(text, constraints: constraints, shouldStop: stop.shouldStop))
+        } catch {
+            if error.isStopped { stop.noteStopped() }
+            throw error
+        }
     }
 
     /// A text the measurer refuses is an error naming the node; measurable text measures as

@@ -43,6 +43,13 @@ public struct FontMeasurer: TextMeasurer {
     public var cacheStatistics: TextCacheStatistics { cache.statistics }
 
     public func measure(_ text: AttributedText, constraints: TextConstraints) throws(TextError) -> TextLayout {
+        try measure(text, constraints: constraints, shouldStop: nil)
+    }
+
+    /// Asks `shouldStop` every ``StopCheck/interval`` steps of work (see ``StopCheck``): while shaping, breaking
+    /// and setting lines. A shaped paragraph is cached only once it is whole.
+    public func measure(_ text: AttributedText, constraints: TextConstraints,
+                        shouldStop: (@Sendable () -> Bool)?) throws(TextError) -> TextLayout {
         if let problem = text.problem() ?? constraints.problem() { throw problem }
         let count = text.utf16Count
         guard count <= maximumLength else {
@@ -54,16 +61,18 @@ public struct FontMeasurer: TextMeasurer {
             return TextLayout(width: 0, height: 0, lines: [], isTruncated: false, truncationToken: nil,
                               ascender: metrics.ascender, descender: metrics.descender)
         }
-        let breaker = LineBreaker(paragraph: try shaped(text), runs: text.runs, maxWidth: constraints.width)
+        var stop = StopCheck(shouldStop)
+        let breaker = LineBreaker(paragraph: try shaped(text, stop: &stop), runs: text.runs, maxWidth: constraints.width)
         let setter = LineSetter(breaker: breaker, registry: registry)
         let options = text.paragraph
-        var (spans, more) = breaker.spans(wrapping: options.wrapping, limit: options.maximumNumberOfLines)
+        var (spans, more) = try breaker.spans(wrapping: options.wrapping, limit: options.maximumNumberOfLines, stop: &stop)
         var lines: [TextLine] = []
         lines.reserveCapacity(spans.count)
         var top = 0.0
         var token: String?
         if more, options.truncation == .tail, let last = spans.popLast() {
             for span in spans {
+                try stop.add(StopCheck.callSteps)
                 lines.append(setter.line(span, top: top))
                 top += lines[lines.count - 1].height
             }
@@ -73,6 +82,7 @@ public struct FontMeasurer: TextMeasurer {
             token = options.truncationToken
         } else {
             for span in spans {
+                try stop.add(StopCheck.callSteps)
                 lines.append(setter.line(span, top: top))
                 top += lines[lines.count - 1].height
             }
@@ -101,17 +111,19 @@ public struct FontMeasurer: TextMeasurer {
     private func measureToken(_ token: String, style: TextStyle) throws(TextError) -> LineSetter.Token {
         let text = AttributedText(token, style: style)
         guard text.utf16Count > 0 else { return LineSetter.Token(width: 0, font: nil, size: style.size) }
-        let paragraph = try shaped(text)
+        var stop = StopCheck(nil)
+        let paragraph = try shaped(text, stop: &stop)
         let breaker = LineBreaker(paragraph: paragraph, runs: text.runs, maxWidth: .infinity)
         let face = paragraph.segments.first.map { registry.entries[Int($0.face)].face }
         return LineSetter.Token(width: breaker.width(0, paragraph.length), font: face, size: style.size)
     }
 
-    /// The shaped paragraph of `text`, from the cache or shaped now (and kept).
-    func shaped(_ text: AttributedText) throws(TextError) -> ShapedParagraph {
+    /// The shaped paragraph of `text`, from the cache or shaped now (and kept once whole: a stopped shaping
+    /// throws before anything is kept).
+    func shaped(_ text: AttributedText, stop: inout StopCheck) throws(TextError) -> ShapedParagraph {
         let key = ShapeKey(text)
         if let paragraph = cache.lookup(key) { return paragraph }
-        let paragraph = try Shaper.shape(text, registry: registry)
+        let paragraph = try Shaper.shape(text, registry: registry, stop: &stop)
         cache.insert(paragraph, for: key)
         return paragraph
     }

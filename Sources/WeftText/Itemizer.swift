@@ -63,8 +63,8 @@ struct Itemizer {
     }
 
     /// The segments of any text; `levels` holds each unit's bidi level, or nil when the text is all left to
-    /// right.
-    mutating func segments(levels: LevelRuns?) -> [Segment] {
+    /// right. Counts the units passed in `stop`.
+    mutating func segments(levels: LevelRuns?, stop: inout StopCheck) throws(TextError) -> [Segment] {
         let count = units.count
         var segments: [Segment] = []
         var run = 0
@@ -92,6 +92,7 @@ struct Itemizer {
                     end += 1
                 }
                 if end > i {
+                    try stop.add(end - i)
                     segments[segments.count - 1].end = Int32(end)
                     i = end
                     continue
@@ -126,6 +127,7 @@ struct Itemizer {
                 segments.append(Segment(start: Int32(i), end: Int32(next), face: Int32(face), styleRun: Int32(run),
                                         script: script, isRightToLeft: rightToLeft))
             }
+            try stop.add(next - i)
             i = next
         }
         return segments

@@ -51,8 +51,8 @@ struct LineBreaker {
         AttributedText.runIndex(in: runs, at: offset)
     }
 
-    /// Up to `limit` lines (0: no limit), and whether text was left over.
-    func spans(wrapping: ParagraphStyle.Wrapping, limit: Int) -> (spans: [Span], more: Bool) {
+    /// Up to `limit` lines (0: no limit), and whether text was left over. Counts the units passed in `stop`.
+    func spans(wrapping: ParagraphStyle.Wrapping, limit: Int, stop: inout StopCheck) throws(TextError) -> (spans: [Span], more: Bool) {
         let count = paragraph.length
         let maxLines = limit > 0 ? limit : Int.max
         var spans: [Span] = []
@@ -62,6 +62,7 @@ struct LineBreaker {
         while start < count && spans.count < maxLines {
             let span = wrapping == .word ? wordSpan(from: start, cursor: &cursor) : graphemeSpan(from: start, limit: count)
             spans.append(span)
+            try stop.add(span.next - start)
             start = span.next
         }
         let endsWithTerminator = count > 0 && paragraph.flags[count - 1] & UnitFlags.terminator != 0

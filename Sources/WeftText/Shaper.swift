@@ -11,20 +11,29 @@ enum Shaper {
     /// The most UTF-16 units shaped in one HarfBuzz call.
     static let chunkLength = 4096
 
+    /// `text` shaped to the end (no stop hook).
     static func shape(_ text: AttributedText, registry: FontRegistry) throws(TextError) -> ShapedParagraph {
+        var stop = StopCheck(nil)
+        return try shape(text, registry: registry, stop: &stop)
+    }
+
+    /// `text` shaped, counting each pass's work in `stop` (which may end it).
+    static func shape(_ text: AttributedText, registry: FontRegistry, stop: inout StopCheck) throws(TextError) -> ShapedParagraph {
         let scratch = try ShapingScratch.current()
         return try scratch.withUnits(count: text.utf16Count) { (buffer) throws(TextError) -> ShapedParagraph in
             var scan = TextAnalysis.decode(text.string, into: buffer)
-            return try shape(UnsafeBufferPointer(buffer), scan: &scan, runs: text.runs, registry: registry, scratch: scratch)
+            return try shape(UnsafeBufferPointer(buffer), scan: &scan, runs: text.runs, registry: registry, scratch: scratch,
+                             stop: &stop)
         }
     }
 
     private static func shape(_ units: UnsafeBufferPointer<UInt16>, scan: inout TextAnalysis.Scan, runs: [AttributedText.Run],
-                              registry: FontRegistry, scratch: ShapingScratch) throws(TextError) -> ShapedParagraph {
-        try TextAnalysis.markGraphemes(units, &scan, scratch: scratch)
-        let breaks = try TextAnalysis.lineBreaks(units, &scan, scratch: scratch)
+                              registry: FontRegistry, scratch: ShapingScratch, stop: inout StopCheck) throws(TextError) -> ShapedParagraph {
+        try TextAnalysis.markGraphemes(units, &scan, scratch: scratch, stop: &stop)
+        let breaks = try TextAnalysis.lineBreaks(units, &scan, scratch: scratch, stop: &stop)
         var itemizer = try Itemizer(units: units, flags: scan.flags, runs: runs, registry: registry)
         var segments = scan.isASCII ? itemizer.asciiSegments() : nil
+        if segments != nil { try stop.add(units.count) }
         if segments == nil {
             var levels: LevelRuns?
             if scan.mayHaveRightToLeft {
@@ -34,7 +43,7 @@ enum Shaper {
                 guard status <= 0, let found else { throw TextAnalysis.icuFailure("bidi levels", status) }
                 levels = LevelRuns(UnsafeBufferPointer(start: found, count: units.count))
             }
-            segments = itemizer.segments(levels: levels)
+            segments = try itemizer.segments(levels: levels, stop: &stop)
         }
         let shaped = segments ?? []
         let graphemes = TextAnalysis.graphemeCounts(scan.flags)
@@ -42,8 +51,8 @@ enum Shaper {
         let features = runs.count == 1 && runs[0].style.features.isEmpty && runs[0].style.letterSpacing == 0
             ? [[]] : runs.map(harfBuzzFeatures)
         for segment in shaped {
-            shape(segment, units, font: registry.font(Int(segment.face)), features: features[Int(segment.styleRun)],
-                  scratch: scratch, advances: &advances, flags: &scan.flags)
+            try shape(segment, units, font: registry.font(Int(segment.face)), features: features[Int(segment.styleRun)],
+                      scratch: scratch, advances: &advances, flags: &scan.flags, stop: &stop)
         }
         accumulate(&advances, flags: scan.flags, graphemes: graphemes)
         return ShapedParagraph(length: units.count, advances: advances, graphemes: graphemes, flags: scan.flags,
@@ -53,12 +62,13 @@ enum Shaper {
     /// Shapes one segment, adding each glyph's advance (in ems) at its cluster's offset and marking cluster starts.
     private static func shape(_ segment: Segment, _ units: UnsafeBufferPointer<UInt16>, font: ShapingFont,
                               features: [hb_feature_t], scratch: ShapingScratch,
-                              advances: inout [Double], flags: inout [UInt8]) {
+                              advances: inout [Double], flags: inout [UInt8], stop: inout StopCheck) throws(TextError) {
         let buffer = scratch.buffer
         let scale = 1 / font.unitsPerEm
         var start = Int(segment.start)
         while start < Int(segment.end) {
             let end = chunkEnd(from: start, to: Int(segment.end), units: units, flags: flags)
+            try stop.add(end - start + StopCheck.callSteps)
             hb_buffer_clear_contents(buffer)
             hb_buffer_add_utf16(buffer, units.baseAddress, Int32(units.count), UInt32(start), Int32(end - start))
             hb_buffer_set_direction(buffer, segment.isRightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)

@@ -121,13 +121,16 @@ enum TextAnalysis {
 
     /// Marks the offsets where grapheme clusters start (and the end); a `.limit` error naming the offset of
     /// the first cluster longer than ``maximumClusterLength``.
-    static func markGraphemes(_ units: UnsafeBufferPointer<UInt16>, _ scan: inout Scan, scratch: ShapingScratch) throws(TextError) {
+    /// Counts the units passed in `stop`.
+    static func markGraphemes(_ units: UnsafeBufferPointer<UInt16>, _ scan: inout Scan, scratch: ShapingScratch,
+                              stop: inout StopCheck) throws(TextError) {
         let count = units.count
         scan.flags[count] |= UnitFlags.graphemeStart
         guard scan.needsGraphemeRules else {
             for i in 0..<count where i == 0 || !(units[i - 1] == 0x0D && units[i] == 0x0A) {
                 scan.flags[i] |= UnitFlags.graphemeStart
             }
+            try stop.add(count)
             return
         }
         var status: Int32 = 0
@@ -140,6 +143,7 @@ enum TextAnalysis {
                 throw TextError("the grapheme cluster at UTF-16 offset \(start) has \(boundary - start) code units, more than "
                                 + "the limit of \(maximumClusterLength)", path: "string", kind: .limit)
             }
+            try stop.add(boundary - start)
             if boundary == count { return }
             scan.flags[boundary] |= UnitFlags.graphemeStart
             start = boundary
@@ -149,8 +153,9 @@ enum TextAnalysis {
 
     /// The UAX #14 line break opportunities (at grapheme cluster starts only), listed with the end of the
     /// visible text before each (mandatory ones also marked in the flags). The end of the text is always the last one.
+    /// Counts the units passed in `stop`.
     static func lineBreaks(_ units: UnsafeBufferPointer<UInt16>, _ scan: inout Scan,
-                           scratch: ShapingScratch) throws(TextError) -> [BreakOpportunity] {
+                           scratch: ShapingScratch, stop: inout StopCheck) throws(TextError) -> [BreakOpportunity] {
         let count = units.count
         guard count > 0 else { return [] }
         var status: Int32 = 0
@@ -167,7 +172,10 @@ enum TextAnalysis {
             previous = boundary
         }
         var boundary = Int(weft_break_next(scratch.lineBreaks))
+        var passed = 0
         while boundary > 0 && boundary <= count {
+            try stop.add(boundary - passed)
+            passed = boundary
             if boundary == count || scan.flags[boundary] & UnitFlags.graphemeStart != 0 {
                 add(boundary, hard: weft_break_is_hard(scratch.lineBreaks) != 0)
             }

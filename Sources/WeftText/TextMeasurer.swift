@@ -27,11 +27,24 @@ public protocol TextMeasurer: Sendable {
     /// unknown font family, a text over the measurer's length limit).
     func measure(_ text: AttributedText, constraints: TextConstraints) throws(TextError) -> TextLayout
 
+    /// ``measure(_:constraints:)``, asking `shouldStop` every few hundred microseconds of work whether to give up
+    /// (a deadline passed, a client left): `true` ends the measurement with a `.limit` error whose reason is
+    /// ``TextError/stoppedReason``, and nothing of it is kept in a cache but what was finished (a whole shaped
+    /// paragraph). `shouldStop` is called on the measuring thread, with no lock held; once it says stop it
+    /// should keep saying so. The default measures to the end without asking (``FontMeasurer`` asks).
+    func measure(_ text: AttributedText, constraints: TextConstraints,
+                 shouldStop: (@Sendable () -> Bool)?) throws(TextError) -> TextLayout
+
     /// Where a line set in `style` (its primary font, no fallback) has its baseline.
     func lineMetrics(for style: TextStyle) throws(TextError) -> LineMetrics
 }
 
 extension TextMeasurer {
+    public func measure(_ text: AttributedText, constraints: TextConstraints,
+                        shouldStop: (@Sendable () -> Bool)?) throws(TextError) -> TextLayout {
+        try measure(text, constraints: constraints)
+    }
+
     /// `string` in one style, set in lines at most `width` wide.
     public func measure(_ string: String, style: TextStyle = TextStyle(), paragraph: ParagraphStyle = ParagraphStyle(),
                         width: Double = .infinity) throws(TextError) -> TextLayout {

@@ -253,7 +253,8 @@ public final class LayoutService: Sendable {
             if builder.grid.scale != options.scale { builder = LayoutBuilder(scale: options.scale) }
             let layout: Layout
             // The layout itself stops within a few hundred elements of the run's end (its deadline, its client
-            // gone, another cell refused): the run is then answered already, and the error goes nowhere.
+            // gone, another cell refused), and so do the text measurements inside it (every few hundred
+            // microseconds of work): the run is then answered already, and the error goes nowhere.
             builder.shouldStop = { run.shouldStop }
             defer { builder.shouldStop = nil }
             do throws(LayoutError) {

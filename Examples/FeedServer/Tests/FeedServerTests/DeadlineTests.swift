@@ -5,7 +5,8 @@ import NIOCore
 import Testing
 
 /// Work stops when its request's deadline passes or its client leaves: parsing checks every 1,024 values,
-/// and cell jobs check before each step.
+/// cell jobs check before each step, and a layout asks within its work (every 256 layouts, and in text
+/// measurements every few hundred microseconds).
 @Suite struct DeadlineTests {
     static func stopped(_ label: String) -> String { "weft_requests_stopped_total{reason=\"\(label)\"}" }
     static func jobsStopped(_ stage: String) -> String { "weft_layout_jobs_stopped_total{stage=\"\(stage)\"}" }
@@ -51,6 +52,24 @@ import Testing
             #expect(laidOut < Double(cells))
             try await Task.sleep(for: .milliseconds(200))
             #expect(metric(server, "weft_cells_laid_out_total") ?? 0 == laidOut)
+        }
+    }
+
+    @Test func aLongTextPastTheDeadlineStopsInsideItsMeasurement() async throws {
+        // "א1" 300,000 times: 600,000 UTF-16 units in as many bidi runs, whose measurement takes over a second in
+        // a debug build. The text's measurement asks the layout's stop hook, so the job stops inside the layout
+        // (counted at that stage), not when the layout ends (at "render").
+        let body = #"{"type": "text", "id": "t", "text": ""# + String(repeating: "א1", count: 300_000) + #""}"#
+        let configuration = testConfiguration {
+            $0.timeout = .milliseconds(200)
+            $0.maxBodyBytes = 8 << 20
+        }
+        try await withServer(configuration) { client, server in
+            let response = try await client.layout(body)
+            #expect(response.status == .serviceUnavailable)
+            #expect(try await eventually { Self.jobsStopped(server) == 1 })
+            #expect(metric(server, Self.jobsStopped("layout")) == 1)
+            #expect(metric(server, "weft_cells_laid_out_total") ?? 0 == 0)
         }
     }
 
