@@ -94,11 +94,22 @@ public protocol LayoutObject: AnyObject, LayoutElement {
     /// the children of a spec are fetched from memory together instead of one after another as each is reached.
     /// It must only read the object and issue prefetches: no locks, no side effects. The default does nothing.
     func prefetchForLayout()
+
+    /// The range the object's size falls in when it is laid out in `range` in a parent of `parentSize`, where the
+    /// object can tell without laying itself out (its layout clamps its size into that range); nil where only its
+    /// layout can tell. A stack asks it for a child laid out at its basis: where the answer fixes the child's main
+    /// size, the stack puts the layout off, and lays it out only if flexing and stretching keep that range (a
+    /// nested stack's basis layout, laid out only to learn a size its range fixes, would double the work at each
+    /// level of nesting). It MUST NOT lay the object out; it MAY call the object's own code (a node's
+    /// `layoutSpecThatFits`). The default is nil.
+    func clampingRange(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) -> SizeRange?
 }
 
 extension LayoutObject {
     @inlinable
     public func prefetchForLayout() {}
+
+    public func clampingRange(_ range: SizeRange, parentSize: Size, in builder: inout LayoutBuilder) -> SizeRange? { nil }
 
     /// As a child of a spec, an object is referred to as it is, in the arena's table of objects. (Inlinable:
     /// specialized for the object's type where it conforms, not called generically.)

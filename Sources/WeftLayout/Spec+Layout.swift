@@ -104,7 +104,8 @@ extension LayoutBuilder {
     /// - An inset spec clamps into its range as given (its style is not applied).
     /// - An overlay or background spec takes its content's size, laid out in the same range; a corner spec that
     ///   does not wrap its corner, its child's in its narrowed range; a ratio spec whose narrowed range is exact,
-    ///   its child's laid out in exactly that size: the child's range, where it is known.
+    ///   its child's laid out in exactly that size: the child's range, where it is known (a child that is an
+    ///   object, such as a node, is asked: ``LayoutObject/clampingRange(_:parentSize:in:)``).
     mutating func clampingRange(_ arena: SpecArena, _ index: Int32, _ range: SizeRange, parentSize: Size) -> SizeRange? {
         var (index, range, parentSize) = (index, range, parentSize)
         while true {
@@ -145,9 +146,17 @@ extension LayoutBuilder {
                 return nil
             }
             let child = arena.child(record, content)
-            guard child.isSpec else { return nil }
+            guard child.isSpec else { return clampingRange(of: child, in: arena, range, parentSize: parentSize) }
             index = child.specIndex
         }
+    }
+
+    /// ``clampingRange(_:_:_:parentSize:)`` of any child of `arena`: a spec's from its kind, an object's (a node's)
+    /// from the object (``LayoutObject/clampingRange(_:parentSize:in:)``); nil for other elements.
+    package mutating func clampingRange(of child: SpecChild, in arena: SpecArena, _ range: SizeRange, parentSize: Size) -> SizeRange? {
+        if child.isSpec { return clampingRange(arena, child.specIndex, range, parentSize: parentSize) }
+        if child.isObject { return arena.object(child).clampingRange(range, parentSize: parentSize, in: &self) }
+        return nil
     }
 
     /// A zero-size layout of a child that is not laid out (a stack's placeholder for a child sized by flexing

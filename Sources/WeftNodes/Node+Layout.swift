@@ -378,7 +378,7 @@ extension Node {
     /// Where the node's code replaced the builder over the `lent` arena with `builder`: the arena to lay `part`
     /// out in, nil for the lent one (a reference to one of its specs made before).
     @inline(never)
-    private static func arena(of part: borrowing (any SpecPart)?, lent: SpecArena, builder: SpecArena) -> SpecArena? {
+    static func arena(of part: borrowing (any SpecPart)?, lent: SpecArena, builder: SpecArena) -> SpecArena? {
         if let reference = (copy part) as? SpecRef, reference.isSpec(of: lent) { return nil }
         return builder
     }

@@ -210,7 +210,7 @@ struct StackPass {
         let childCrossMax = stretched ? (stretchMax == .infinity ? crossMax : stretchMax) : crossMax
         let childRange = SizeRange(direction, mainMin: mainMin, mainMax: mainMax, crossMin: childCrossMin, crossMax: childCrossMax)
         let child = child(i, in: arena)
-        if mayDefer, mainMin == mainMax, child.isSpec, deferred(i, child, childRange, arena, &builder) { return }
+        if mayDefer, mainMin == mainMax, child.isSpec || child.isObject, deferred(i, child, childRange, arena, &builder) { return }
         let ref = try builder.layoutChild(arena, child, childRange, parentSize: childParent, place: "children[\(i)]")
         builder.stackItems[itemBase + i].ref = ref
         builder.stackItems[itemBase + i].size = builder.size(of: ref)
@@ -222,15 +222,18 @@ struct StackPass {
     /// more: a stack lays a child out again when it flexes or stretches it, and a nested container laid out only
     /// for its size would lay out its own children for nothing (twice per level of nesting, 2^depth in all). It
     /// is laid out once its stack knows it keeps this layout (``layOutDeferred(crossIsOpen:_:_:)``): before the
-    /// lines' cross sizes where its cross size is still open, after stretching where that is known too.
+    /// lines' cross sizes where its cross size is still open, after stretching where that is known too. A spec
+    /// child's range is found from its kind (``LayoutBuilder/clampingRange(_:_:_:parentSize:)``), an object's
+    /// (a node's) from the object (``LayoutObject/clampingRange(_:parentSize:in:)``).
     @inline(never)
     mutating func deferred(_ i: Int, _ child: SpecChild, _ range: SizeRange, _ arena: SpecArena, _ builder: inout LayoutBuilder) -> Bool {
-        guard let clamped = builder.clampingRange(arena, child.specIndex, range, parentSize: childParent),
+        guard let clamped = builder.clampingRange(of: child, in: arena, range, parentSize: childParent),
               clamped.min.main(direction) == clamped.max.main(direction) else { return false }
         let crossIsOpen = clamped.min.cross(direction) != clamped.max.cross(direction)
         let size = builder.sanitizedSize(Size(
             direction, main: clamped.min.main(direction), cross: crossIsOpen ? 0 : clamped.min.cross(direction)))
-        builder.stackItems[itemBase + i].ref = builder.leafSpec(arena, child.specIndex, size: size)
+        builder.stackItems[itemBase + i].ref = child.isSpec ? builder.leafSpec(arena, child.specIndex, size: size)
+            : builder.leaf(object: arena.object(child), size: size)
         builder.stackItems[itemBase + i].size = size
         builder.stackItems[itemBase + i].deferral = Int32(truncatingIfNeeded: builder.stackDeferrals.count)
         builder.stackDeferrals.append(StackDeferral(item: Int32(truncatingIfNeeded: i), crossIsOpen: crossIsOpen, range: range))
