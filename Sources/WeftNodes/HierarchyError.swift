@@ -14,6 +14,9 @@ public enum HierarchyError: Error, Hashable, Sendable, CustomStringConvertible {
     case indexOutOfRange(index: Int, count: Int, node: String)
     /// A node placed in two places: two spots of one layout, or two parents.
     case nodeInTwoPlaces(node: String, first: String, second: String)
+    /// A node that does not manage its subnodes automatically places, at `place`, a node that is not one of its
+    /// subnodes.
+    case notASubnode(node: String, placed: String, place: String)
     /// The layout needed for the change could not be computed.
     case layoutFailed(LayoutError)
 
@@ -31,6 +34,9 @@ public enum HierarchyError: Error, Hashable, Sendable, CustomStringConvertible {
             return "index \(index) is outside 0...\(count) for the subnodes of \(node)"
         case .nodeInTwoPlaces(let node, let first, let second):
             return "\(node) is in two places: \(first) and \(second)"
+        case .notASubnode(let node, let placed, let place):
+            return "\(placed) is placed in \(place), but it is not a subnode of \(node), which does not manage its subnodes "
+                + "automatically: add it with addSubnode, or set automaticallyManagesSubnodes"
         case .layoutFailed(let error):
             return error.description
         }

@@ -147,6 +147,7 @@ public struct LayoutPass: Sendable {
                 }
             }
             let end = placed.count
+            if !managed && end > base, let layout { try refuseNonSubnodes(of: node, base..<end, layout: layout, range: range) }
             if managed && end > base, let layout {
                 if end - base == layout.sublayoutCount, let list = NodeList(placedBy: layout) {
                     // Every sublayout a node (the usual case): the subnodes-to-be are the layout's, kept as the
@@ -215,6 +216,15 @@ public struct LayoutPass: Sendable {
                           frame: frame, notes: notes, context: context)
                 leave(child)
             }
+        }
+
+        /// Refuses a node that does not manage its subnodes whose `layout` (for `range`) places a node that is not
+        /// one of its subnodes (`placed[nodes]`: the nodes it places), as `layoutThatFits` does.
+        @inline(never)
+        func refuseNonSubnodes(of node: Node, _ nodes: Range<Int>, layout: StoredLayout, range: SizeRange) throws(HierarchyError) {
+            guard let k = node.firstPlacedNonSubnode(count: nodes.count, { placed[nodes.lowerBound + $0].node }) else { return }
+            let child = placed[nodes.lowerBound + k].child.takeUnretainedValue()
+            throw .notASubnode(node: node.displayName, placed: child.displayName, place: node.place(of: child, range: range, scale: scale))
         }
 
         /// Refuses a node placed below itself: `id` placed by `node` (whose parent is update `parent`), when it is

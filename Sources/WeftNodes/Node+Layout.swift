@@ -44,6 +44,7 @@ extension Node {
         if let own = entry.layout {
             // Checked on a hit too: a layout pass that refused the node stored its entry before it checked.
             if own.sublayoutCount > 1 { try refuseNodePlacedTwice(in: own, range: entry.range, scale: context.scale) }
+            try refuseNonSubnodes(in: own, range: entry.range, scale: context.scale)
             layout = own
         } else {
             layout = try leafLayout(size: entry.size, scale: context.scale)

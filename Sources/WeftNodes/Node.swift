@@ -477,7 +477,9 @@ open class Node: LayoutObject, @unchecked Sendable {
     }
 
     /// Whether the node's subnodes come from its layout: exactly the nodes of its flattened layout, in layout
-    /// order. Such a node refuses ``addSubnode(_:)`` and friends.
+    /// order. Such a node refuses ``addSubnode(_:)`` and friends. A node that does not manage them gets them by
+    /// hand, and its layout may place only those: one placing another node is refused
+    /// (``HierarchyError/notASubnode(node:placed:place:)``).
     public var automaticallyManagesSubnodes: Bool {
         get { readInputs { $0.pointee.automaticallyManagesSubnodes } }
         set { withState { $0.automaticallyManagesSubnodes = newValue } }

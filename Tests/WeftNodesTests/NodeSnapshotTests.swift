@@ -103,6 +103,7 @@ struct NodeSnapshotTests {
         for node in [a, b, n] as [Node] { node.context = second }
         let r = ComposedNode("r", managed: false) { _ in StackSpec.vertical(children: [n]) }
         r.context = first
+        try Self.addByHand(n, to: r, keeping: second)
         let wide = try LayoutPass.compute(root: n, range: SizeRange(min: .zero, max: Size(100, 100)))
         let narrow = try LayoutPass.compute(root: n, range: SizeRange(min: .zero, max: Size(40, 100)))
         let outer = try LayoutPass.compute(root: r, range: SizeRange(min: .zero, max: Size(100, 100)))
@@ -381,6 +382,14 @@ struct NodeSnapshotTests {
     /// Applies `pass` on `queue` with a reader parked in `node`'s placement, and returns once apply switched that
     /// slot: it then waits there for the reader, holding its claims, before the rest of its writes. `release`
     /// lets it go and waits for it; its result is nil, or the error's description.
+    /// Adds `child` to `parent`, which does not manage its subnodes (a node's layout places only its subnodes), by
+    /// hand on the parent's apply queue, then gives the child `context` again (a subnode takes its supernode's):
+    /// the parent's passes then write the child's frame on one queue while the child's own run on another.
+    static func addByHand(_ child: Node, to parent: Node, keeping context: LayoutContext) throws {
+        try parent.context.applyQueue.sync { try parent.addSubnode(child) }
+        child.context = context
+    }
+
     static func parkedApply(_ pass: LayoutPass, at node: Node, on queue: ApplyQueue) -> (release: () -> String?, slotSwitched: Bool) {
         let (gate, parked, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         Thread.detachNewThread {
@@ -415,6 +424,7 @@ struct NodeSnapshotTests {
         a.context = second
         n.context = second
         r.context = first
+        try Self.addByHand(n, to: r, keeping: second)
         let range = SizeRange(min: .zero, max: Size(100, 100))
         let (outer, inner) = (try LayoutPass.compute(root: r, range: range), try LayoutPass.compute(root: n, range: range))
         let (release, switched) = Self.parkedApply(outer, at: r, on: first.applyQueue)
@@ -449,6 +459,7 @@ struct NodeSnapshotTests {
         let r = ComposedNode("r", managed: false) { _ in StackSpec.vertical(children: [p]) }
         for node in [x, y, p, q] as [Node] { node.context = second }
         r.context = first
+        try Self.addByHand(p, to: r, keeping: second)
         let (wide, narrow) = (SizeRange(min: .zero, max: Size(100, 100)), SizeRange(min: .zero, max: Size(40, 100)))
         _ = try second.applyQueue.sync { () throws(HierarchyError) in try LayoutPass.compute(root: p, range: wide).apply() }
         #expect(x.supernode === p)

@@ -139,26 +139,32 @@ struct ReleasesOutsideTheLockTests {
         #expect(parent.style.height == .points(7))
     }
 
-    /// A root (managing no subnodes) whose spec makes a new child on each call: the child is held only by the
-    /// root's cached and applied layouts. Invalidated, the cache's goes; applying the next pass replaces the
-    /// applied layout, and with it the first child goes.
+    /// A root (managing no subnodes) that lays out a child it was given by hand: once the child is removed from
+    /// it and its spec no longer places it, the child is held only by the root's applied layout (invalidating the
+    /// root drops its cached one). Applying the next pass replaces the applied layout, and with it the child goes.
     @Test("A child that only the applied layout held may change the root from its deinit")
     func replacedAppliedLayout() throws {
+        let placed = Locked<Node?>(nil)
         let root = Node()
-        root.layoutSpecBlock = { node, _, _ in
-            let child = HeightSettingChild()
-            child.parentNode = node
-            child.style.width = .points(10)
-            child.style.height = .points(10)
+        root.layoutSpecBlock = { _, _, _ in
+            guard let child = placed.withLock({ $0 }) else { return Spacer() }
             return InsetSpec(insets: EdgeInsets(all: 1), child: child)
         }
         let range = SizeRange(min: .zero, max: Size(100, 100))
         do {
+            let child = HeightSettingChild()
+            child.parentNode = root
+            child.style.width = .points(10)
+            child.style.height = .points(10)
+            try ApplyQueue.main.sync { try root.addSubnode(child) }
+            placed.withLock { $0 = child }
             let first = try LayoutPass.compute(root: root, range: range)
             try ApplyQueue.main.sync { _ = try first.apply() }
+            try ApplyQueue.main.sync { try child.removeFromSupernode() }
+            placed.withLock { $0 = nil }
         }
         root.setNeedsLayout()
-        #expect(root.style.height == .auto, "the first child is still held by the applied layout")
+        #expect(root.style.height == .auto, "the child is still held by the applied layout")
         let second = try LayoutPass.compute(root: root, range: range)
         finishes(within: 10, "applying the second pass") { try? ApplyQueue.main.sync { _ = try second.apply() } }
         #expect(root.style.height == .points(7))

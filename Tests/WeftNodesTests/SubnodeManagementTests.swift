@@ -164,6 +164,55 @@ struct SubnodeManagementTests {
         }
     }
 
+    @Test("A node that does not manage its subnodes refuses a layout placing a node that is not one, as layoutThatFits and a pass")
+    func placesANodeNotItsSubnode() throws {
+        let (a, b) = (CountingLeaf("a", size: Size(10, 10)), CountingLeaf("b", size: Size(10, 10)))
+        let manual = ComposedNode("manual", managed: false) { _ in StackSpec.horizontal(children: [a, InsetSpec(insets: .zero, child: b)]) }
+        let range = SizeRange(min: .zero, max: Size(100, 100))
+        let refusal = { (node: Node, place: String) in
+            HierarchyError.notASubnode(node: "ComposedNode \"manual\"", placed: node.displayName,
+                                       place: "the layout of ComposedNode \"manual\" at layoutSpec.\(place)")
+        }
+        #expect(refusal(a, "children[0]").description == "CountingLeaf \"a\" is placed in the layout of ComposedNode \"manual\" at "
+            + "layoutSpec.children[0], but it is not a subnode of ComposedNode \"manual\", which does not manage its subnodes "
+            + "automatically: add it with addSubnode, or set automaticallyManagesSubnodes")
+        #expect(throws: LayoutError(refusal(a, "children[0]").description)) { try manual.layoutThatFits(range) }
+        #expect(throws: refusal(a, "children[0]")) { try LayoutPass.compute(root: manual, range: range) }
+        // Below a managed node too, where the pass reaches it.
+        let top = ComposedNode("top") { _ in WrapperSpec(manual) }
+        #expect(throws: refusal(a, "children[0]")) { try LayoutPass.compute(root: top, range: range) }
+        // Added by hand, `a` is accepted; `b` is not a subnode yet (its entry is cached now: checked on a hit too).
+        try onApplyQueue { try manual.addSubnode(a) }
+        #expect(throws: LayoutError(refusal(b, "children[1].child").description)) { try manual.layoutThatFits(range) }
+        #expect(throws: refusal(b, "children[1].child")) { try LayoutPass.compute(root: manual, range: range) }
+        #expect(a.supernode === manual && b.supernode == nil)
+    }
+
+    @Test("A node that does not manage its subnodes lays out the subnodes it was given by hand, however many")
+    func placesItsOwnSubnodes() throws {
+        // 40 subnodes (more than are compared one by one), 10 x 10 each in a row; and one more not added.
+        let leaves = (0..<41).map { CountingLeaf("l\($0)", size: Size(10, 10)) }
+        let manual = ComposedNode("manual", managed: false) { _ in StackSpec.horizontal(children: leaves) }
+        let added = Array(leaves.prefix(40))
+        try onApplyQueue { for leaf in added { try manual.addSubnode(leaf) } }
+        let range = SizeRange(min: .zero, max: Size(1000, 100))
+        #expect(throws: HierarchyError.notASubnode(
+            node: "ComposedNode \"manual\"", placed: "CountingLeaf \"l40\"",
+            place: "the layout of ComposedNode \"manual\" at layoutSpec.children[40]")) {
+            try LayoutPass.compute(root: manual, range: range)
+        }
+        try onApplyQueue { try manual.addSubnode(leaves[40]) }
+        // Each leaf 10 wide, after the ones before it; the row 410 x 10.
+        let layout = try manual.layoutThatFits(range)
+        #expect(layout.size == Size(410, 10))
+        #expect(layout.flattened().map(\.frame) == (0..<41).map { Rect(x: 10 * Double($0), y: 0, width: 10, height: 10) })
+        let pass = try LayoutPass.compute(root: manual, range: range)
+        _ = try onApplyQueue { try pass.apply() }
+        // The pass leaves the subnodes as they were added, and frames them where the layout puts them.
+        #expect(names(manual.subnodes) == leaves.map { $0.identifier ?? "" })
+        #expect(leaves[3].frame == Rect(x: 30, y: 0, width: 10, height: 10))
+    }
+
     @Test("A node twice in one layout is an error naming both places; nothing changes")
     func twiceInOneLayout() throws {
         let a = CountingLeaf("a", size: Size(10, 10))
@@ -406,13 +455,12 @@ struct DeepHierarchyTests {
     }
 
     /// A counted node whose spec makes the next level's node on each call, down to a 10x10 box below level 0:
-    /// a chain of `level` + 1 nodes once laid out. With a `context`, each manages its subnodes in it.
+    /// a chain of `level` + 1 nodes once laid out. Each manages its subnodes (a node that does not may place only
+    /// subnodes it was given), in `context` if one is given.
     private static func specMadeChain(_ level: Int, _ live: LiveCount, managedIn context: LayoutContext? = nil) -> Node {
         let node = CountedNode(live)
-        if let context {
-            node.context = context
-            node.automaticallyManagesSubnodes = true
-        }
+        if let context { node.context = context }
+        node.automaticallyManagesSubnodes = true
         node.layoutSpecBlock = { _, _, _ in
             level == 0 ? Box(size: Size(10, 10)) as any SpecPart : specMadeChain(level - 1, live, managedIn: context) as any SpecPart
         }

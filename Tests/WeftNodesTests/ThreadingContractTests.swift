@@ -62,19 +62,20 @@ struct ThreadingContractTests {
     func managedFlagOutdatesPass() throws {
         let context = isolatedContext("managed flag")
         let leaf = CountingLeaf("leaf", size: Size(10, 10))
-        let node = ComposedNode("node", managed: false) { _ in StackSpec.vertical(children: [leaf]) }
+        let node = ComposedNode("node", managed: true) { _ in StackSpec.vertical(children: [leaf]) }
         node.context = context
         leaf.context = context
         let range = SizeRange(min: .zero, max: Size(100, 100))
         let old = try LayoutPass.compute(root: node, range: range)
         let version = node.layoutVersion
-        node.automaticallyManagesSubnodes = false
-        #expect(node.layoutVersion == version)
         node.automaticallyManagesSubnodes = true
+        #expect(node.layoutVersion == version)
+        node.automaticallyManagesSubnodes = false
         #expect(node.layoutVersion == version + 1)
         let stale = try context.applyQueue.sync { try old.apply() }
         #expect(stale.staleNodes == 2)
         #expect(node.subnodes.isEmpty)
+        node.automaticallyManagesSubnodes = true
         let next = try LayoutPass.compute(root: node, range: range)
         _ = try context.applyQueue.sync { try next.apply() }
         #expect(names(node.subnodes) == ["leaf"])

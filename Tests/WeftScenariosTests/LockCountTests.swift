@@ -68,10 +68,13 @@ struct LockCountTests {
         // A node over an inset of a leaf: the leaf's store and the node's (its block comes from its snapshot).
         let inner = FixedLeaf(Size(10, 10))
         let inset = Node(identifier: "inset", layoutSpec: { _, _, specs in specs.inset(EdgeInsets(all: 1), inner) })
+        // (Managing its subnodes: a node that does not may place only subnodes it was given.)
+        inset.automaticallyManagesSubnodes = true
         #expect(try LockCount.taken { () throws(LayoutError) in try inset.layoutThatFits(range) }.locks == 2)
         // The same over a stack: the stack reads the leaf's style from its snapshot too.
         let placed = FixedLeaf(Size(10, 10))
         let stack = Node(identifier: "stack", layoutSpec: { _, _, specs in specs.stack(children: placed) })
+        stack.automaticallyManagesSubnodes = true
         #expect(try LockCount.taken { () throws(LayoutError) in try stack.layoutThatFits(range) }.locks == 2)
         // Laid out again for another range: the node now has entries of its version, so it reads its cache under
         // the lock (a miss), then stores; the leaf, placed at a range it has an entry for, reads one hit.
