@@ -313,6 +313,14 @@ struct UpdatePlanner {
         let arrivals = sectionPlans.values.flatMap { plan in
             plan.arriving.map { (path: ItemPath(item: $0.item, section: plan.newSection), moved: $0.moved) }
         }.sorted { $0.path < $1.path }
+        // (Consecutive ones make one run.)
+        var run: [ItemID] = []
+        var runStart: ItemPath?
+        func endRun() {
+            if let runStart { planned.delta.append(.insertItems(run, runStart)) }
+            run = []
+            runStart = nil
+        }
         for arrival in arrivals {
             let id: ItemID
             if let moved = arrival.moved {
@@ -321,8 +329,15 @@ struct UpdatePlanner {
                 id = newID()
                 planned.newItems.append((id, arrival.path))
             }
-            planned.delta.append(.insertItems([id], arrival.path))
+            if let start = runStart, start.section == arrival.path.section, start.item + run.count == arrival.path.item {
+                run.append(id)
+            } else {
+                endRun()
+                runStart = arrival.path
+                run = [id]
+            }
         }
+        endRun()
         // The plan's own copy takes the edits: what is removed and does not move leaves the feed (a reloaded
         // item's old ID among them), and a reloaded item's slot tells where it ends up.
         var reloadedSlots: [ItemID: ItemSequence.Slot] = [:]

@@ -250,7 +250,8 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
 
     /// An estimate of the memory the feed's own bookkeeping takes, in bytes: its structure as planned, as
     /// edited and as committed, and its tables of cells and ranges, capacity included (hash tables are taken at
-    /// their load factor of 3/4); not the cells themselves. Waits for the changes submitted so far.
+    /// their load factor of 3/4); not the cells themselves. Waits for the changes submitted so far. MAY be called
+    /// from any thread but a cell block (the blocks run within the editing queue's work, which this waits for).
     public var bookkeepingBytes: Int {
         func table<Key, Value>(_ dictionary: [Key: Value]) -> Int {
             dictionary.capacity * 4 / 3 * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride + 1)

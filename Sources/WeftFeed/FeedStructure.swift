@@ -156,13 +156,10 @@ struct StructureDelta: Sendable {
         self.edits = edits
     }
 
-    /// Adds an edit; an insertion or removal that continues the previous one's run joins it.
+    /// Adds an edit; a removal that continues the previous one's run joins it. (Insertions come in runs already:
+    /// joining them here would copy the run's IDs at each step.)
     mutating func append(_ edit: Edit) {
         switch (edits.last, edit) {
-        case (.insertItems(var ids, let start)?, .insertItems(let more, let path))
-            where path.section == start.section && path.item == start.item + ids.count:
-            ids += more
-            edits[edits.count - 1] = .insertItems(ids, start)
         case (.removeItems(let start, let count)?, .removeItems(let path, let more))
             where path.section == start.section && path.item + more == start.item:
             // Removals run from the last: this one ends where the previous one starts.
