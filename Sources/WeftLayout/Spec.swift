@@ -4,8 +4,9 @@
 /// Two words: the arena (shared, never added to once finished) and the spec's index in it. Copying one
 /// retains the arena; laying one out reads the arena in place.
 public struct Spec: LayoutElement {
-    /// The arena the spec lives in.
-    public let arena: SpecArena
+    /// The arena the spec lives in (package access: an arena's specs can be dropped, which only the layout and
+    /// node layers do, for arenas no finished spec refers to).
+    package let arena: SpecArena
     @usableFromInline let index: Int32
 
     init(arena: SpecArena, index: Int32) {

@@ -70,27 +70,25 @@ public final class SpecArena: @unchecked Sendable {
     }
 
     /// A point to return to with ``rewind(to:)``.
-    public struct Mark: Sendable {
-        @usableFromInline let records, children, elements, objects, styles, identifiers: Int
+    package struct Mark: Sendable {
+        let records, children, elements, objects, styles, identifiers: Int
     }
 
     /// The arena's size now: specs added after it can be dropped together.
-    public var mark: Mark {
+    package var mark: Mark {
         Mark(records: records.count, children: children.count, elements: elements.count, objects: objects.count,
              styles: styles.count, identifiers: identifiers.count)
     }
 
     /// Drops every spec added after `mark` (a node's spec, once it was laid out; the arena is then used as a
     /// stack by nested layouts). Only when no spec value refers to those specs any more.
-    @inlinable
-    public func rewind(to mark: Mark) {
+    package func rewind(to mark: Mark) {
         // Nothing added (a leaf node's layout, the common case): three compares, inlined. (Children, styles and
         // identifiers are only ever added with a record.)
         if records.count == mark.records && elements.count == mark.elements && objects.count == mark.objects { return }
         truncate(to: mark)
     }
 
-    @usableFromInline
     func truncate(to mark: Mark) {
         epoch &+= 1
         records.truncate(to: mark.records)
@@ -106,7 +104,7 @@ public final class SpecArena: @unchecked Sendable {
     }
 
     /// Forgets every spec, keeping the storage. Only for an arena no spec value refers to any more.
-    public func reset() {
+    package func reset() {
         epoch &+= 1
         records.truncate(to: 0)
         children.truncate(to: 0)

@@ -17,7 +17,7 @@
 /// boxed, so they allocate where the builder does not).
 public struct SpecBuilder {
     /// The arena the specs go into.
-    public private(set) var arena: SpecArena
+    @usableFromInline package private(set) var arena: SpecArena
 
     /// A builder over a new arena.
     public init() {
@@ -25,7 +25,7 @@ public struct SpecBuilder {
     }
 
     /// A builder that adds to `arena` (which must not be shared with another thread while it is filled).
-    public init(arena: SpecArena) {
+    @usableFromInline package init(arena: SpecArena) {
         self.arena = arena
     }
 
