@@ -8,6 +8,47 @@ import Musl
 import Darwin
 #endif
 
+/// The mutex calls of ``Lock`` and ``Locked``, with their results checked (as swift-nio's `NIOLock`): a failure
+/// stops the program with the call and its error, where an ignored one would go on without mutual exclusion.
+/// Debug builds make error-checking mutexes, so that a thread taking a lock it holds, or releasing one it does
+/// not, fails at once instead of deadlocking or corrupting the mutex.
+@usableFromInline
+enum PthreadMutex {
+    @inlinable
+    static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        mutex.initialize(to: pthread_mutex_t())
+        #if DEBUG && canImport(Glibc)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        let result = pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        #else
+        let result = pthread_mutex_init(mutex, nil)
+        #endif
+        precondition(result == 0, "pthread_mutex_init failed with error \(result)")
+    }
+
+    @inlinable @inline(__always)
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let result = pthread_mutex_lock(mutex)
+        precondition(result == 0, "pthread_mutex_lock failed with error \(result) (35: this thread holds it already)")
+    }
+
+    @inlinable @inline(__always)
+    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let result = pthread_mutex_unlock(mutex)
+        precondition(result == 0, "pthread_mutex_unlock failed with error \(result) (1: this thread does not hold it)")
+    }
+
+    @inlinable
+    static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        let result = pthread_mutex_destroy(mutex)
+        precondition(result == 0, "pthread_mutex_destroy failed with error \(result) (16: it is held)")
+        mutex.deinitialize(count: 1)
+    }
+}
+
 /// A small mutex for short critical sections (pthread based: the Thread Sanitizer models it exactly), in one
 /// allocation: the mutex lives in the object's tail, at an address that never moves.
 ///
@@ -22,10 +63,7 @@ public struct Lock: @unchecked Sendable {
     @usableFromInline
     final class Storage: ManagedBuffer<Void, pthread_mutex_t> {
         deinit {
-            withUnsafeMutablePointerToElements { mutex in
-                pthread_mutex_destroy(mutex)
-                _ = mutex.deinitialize(count: 1)
-            }
+            withUnsafeMutablePointerToElements { PthreadMutex.destroy($0) }
         }
     }
 
@@ -37,10 +75,7 @@ public struct Lock: @unchecked Sendable {
     @inlinable
     public static func make() -> Lock {
         let buffer = Storage.create(minimumCapacity: 1) { buffer in
-            buffer.withUnsafeMutablePointerToElements { mutex in
-                mutex.initialize(to: pthread_mutex_t())
-                pthread_mutex_init(mutex, nil)
-            }
+            buffer.withUnsafeMutablePointerToElements { PthreadMutex.initialize($0) }
         }
         return Lock(storage: unsafeDowncast(buffer, to: Storage.self))
     }
@@ -56,12 +91,12 @@ public struct Lock: @unchecked Sendable {
     @inlinable @inline(__always)
     public func lock() {
         LockCount.bump()
-        storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) }
+        storage.withUnsafeMutablePointerToElements { PthreadMutex.lock($0) }
     }
 
     @inlinable @inline(__always)
     public func unlock() {
-        storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+        storage.withUnsafeMutablePointerToElements { PthreadMutex.unlock($0) }
     }
 }
 
@@ -69,18 +104,14 @@ public struct Lock: @unchecked Sendable {
 /// allocation holding the value and the mutex (as swift-nio's `NIOLockedValueBox`).
 ///
 /// Keep the critical sections short, and never call code that may take another lock (or this one) inside.
-public struct Locked<Value>: @unchecked Sendable {
-    // @unchecked: every access to the value holds the mutex (copies share it).
+public struct Locked<Value> {
     @usableFromInline let storage: Storage
 
     @usableFromInline
     final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         // The value is the header, which ManagedBuffer destroys itself; the mutex is the one element.
         deinit {
-            withUnsafeMutablePointerToElements { mutex in
-                pthread_mutex_destroy(mutex)
-                _ = mutex.deinitialize(count: 1)
-            }
+            withUnsafeMutablePointerToElements { PthreadMutex.destroy($0) }
         }
     }
 
@@ -93,10 +124,7 @@ public struct Locked<Value>: @unchecked Sendable {
     @inlinable
     public init(making make: () -> Value) {
         let buffer = Storage.create(minimumCapacity: 1) { buffer in
-            buffer.withUnsafeMutablePointerToElements { mutex in
-                mutex.initialize(to: pthread_mutex_t())
-                pthread_mutex_init(mutex, nil)
-            }
+            buffer.withUnsafeMutablePointerToElements { PthreadMutex.initialize($0) }
             return make()
         }
         storage = unsafeDowncast(buffer, to: Storage.self)
@@ -106,8 +134,8 @@ public struct Locked<Value>: @unchecked Sendable {
     public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         LockCount.bump()
         return try storage.withUnsafeMutablePointers { value, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            PthreadMutex.lock(mutex)
+            defer { PthreadMutex.unlock(mutex) }
             return try body(&value.pointee)
         }
     }
@@ -120,7 +148,7 @@ public struct Locked<Value>: @unchecked Sendable {
         // (Borrowed, not retained: this box keeps its storage alive, and its caller keeps the box.)
         return Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
             storage.withUnsafeMutablePointers { value, mutex in
-                pthread_mutex_lock(mutex)
+                PthreadMutex.lock(mutex)
                 return value
             }
         }
@@ -138,10 +166,15 @@ public struct Locked<Value>: @unchecked Sendable {
     @inlinable @inline(__always)
     public func unlock() {
         Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
-            storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_unlock($0) }
+            storage.withUnsafeMutablePointerToElements { PthreadMutex.unlock($0) }
         }
     }
 }
+
+// Sendable where the value is (as swift-nio's `NIOLockedValueBox`): the mutex makes access exclusive, but a
+// value that is not Sendable could still leave the box and be shared. @unchecked: every access to the value
+// holds the mutex (copies share it).
+extension Locked: @unchecked Sendable where Value: Sendable {}
 
 /// Debug builds count every acquisition of a ``Lock`` or ``Locked`` per thread, so that tests can pin how many
 /// locks an operation takes (release builds count nothing and report `isCounting == false`).
