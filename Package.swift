@@ -9,7 +9,6 @@ let package = Package(
         .library(name: "WeftNodes", targets: ["WeftNodes"]),
         .library(name: "WeftFeed", targets: ["WeftFeed"]),
         .library(name: "WeftText", targets: ["WeftText"]),
-        .library(name: "WeftSync", targets: ["WeftSync"]),
         .executable(name: "weft", targets: ["weft"]),
     ],
     traits: [
@@ -31,8 +30,8 @@ let package = Package(
         // its own), and the runtime's try-retain.
         .target(name: "CWeftThread", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "WeftNodes", dependencies: ["WeftLayout", "WeftFormat", "WeftText", "WeftSync", "CWeftThread"]),
-        .target(name: "WeftFeed", dependencies: ["WeftNodes"]),
-        .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed", "WeftText"]),
+        .target(name: "WeftFeed", dependencies: ["WeftNodes", "WeftSync"]),
+        .target(name: "WeftSamples", dependencies: ["WeftNodes", "WeftFeed", "WeftText", "WeftSync"]),
         .target(name: "WeftScenarios", dependencies: ["WeftLayout", "WeftFormat", "WeftNodes", "WeftFeed", "WeftText"]),
         // Text: HarfBuzz shaping, FreeType font files, ICU line breaking and bidi (Debian's -dev packages).
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -64,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftLayoutTests",
-            dependencies: ["WeftLayout", "WeftFormat"],
+            dependencies: ["WeftLayout", "WeftFormat", "WeftSync"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -73,11 +72,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WeftFeedTests",
-            dependencies: ["WeftFeed", "WeftSamples"]
+            dependencies: ["WeftFeed", "WeftSamples", "WeftSync"]
         ),
         .testTarget(
             name: "WeftScenariosTests",
-            dependencies: ["WeftScenarios", "WeftNodes", "WeftText"]
+            dependencies: ["WeftScenarios", "WeftNodes", "WeftText", "WeftSync"]
         ),
         .testTarget(
             name: "WeftTextTests",

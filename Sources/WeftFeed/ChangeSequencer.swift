@@ -1,5 +1,6 @@
 import Dispatch
 import WeftNodes
+import WeftSync
 
 /// Runs a feed's changes on its editing queue in the order they were planned.
 ///

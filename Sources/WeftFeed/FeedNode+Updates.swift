@@ -1,6 +1,7 @@
 import Dispatch
 import WeftLayout
 import WeftNodes
+import WeftSync
 
 /// What a committed change did.
 public struct BatchUpdateSummary: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Dispatch
 import WeftLayout
 import WeftNodes
+import WeftSync
 
 /// A scrolling list of thousands of cell nodes, in sections (Texture's `ASTableNode`/`ASCollectionNode` with
 /// its data controller, without UIKit).

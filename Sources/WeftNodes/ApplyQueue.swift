@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 #endif
 import Synchronization
+import WeftSync
 
 /// The one serial queue on which the live node hierarchy changes: Texture's main thread, without UIKit.
 ///

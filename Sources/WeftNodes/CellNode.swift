@@ -1,5 +1,6 @@
 import Synchronization
 import WeftLayout
+import WeftSync
 
 /// The owner of cell nodes (a feed): told when a cell's size changes after it laid itself out again.
 public protocol CellNodeOwner: AnyObject, Sendable {

@@ -1,5 +1,6 @@
 import Dispatch
 import WeftLayout
+import WeftSync
 
 /// An image as far as layout cares: its size in points, and a name to show in pictures.
 public struct Image: Hashable, Sendable {

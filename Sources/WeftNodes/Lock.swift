@@ -1,6 +1,5 @@
 import WeftLayout
-// Users of the node layer get the lock type with it (data sources, cells with state of their own).
-@_exported import WeftSync
+import WeftSync
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -2,6 +2,7 @@ import CWeftThread
 import Synchronization
 import WeftLayout
 import WeftText
+import WeftSync
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

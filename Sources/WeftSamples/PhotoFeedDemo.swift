@@ -174,6 +174,7 @@ public final class PhotoFeedDemo: FeedDataSource, FeedDelegate, @unchecked Senda
 
 #if canImport(Glibc)
 import Glibc
+import WeftSync
 #endif
 
 /// The number of processors this process may run on.

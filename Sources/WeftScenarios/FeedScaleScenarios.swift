@@ -16,8 +16,8 @@ final class ScaleCellNode: CellNode, @unchecked Sendable {
 
 /// A feed of `ScaleCellNode`s with a count the scenario changes.
 final class ScaleSource: FeedDataSource, @unchecked Sendable {
-    // @unchecked: `count` is Locked; the rest is immutable.
-    let count = Locked(0)
+    // @unchecked: `count` is Guarded; the rest is immutable.
+    let count = Guarded(0)
     func feed(_ feed: FeedNode, numberOfItemsInSection section: Int) -> Int { count.withLock { $0 } }
     func feed(_ feed: FeedNode, cellNodeBlockForItemAt itemPath: ItemPath) -> CellNodeBlock {
         let height = ScaleCellNode.height(itemPath.item)
@@ -61,7 +61,7 @@ public final class FeedScaleFixture: Sendable {
     @discardableResult
     static func wait(_ change: (@escaping @Sendable (BatchUpdateSummary) -> Void) throws -> Void) throws -> BatchUpdateSummary {
         let done = DispatchSemaphore(value: 0)
-        let result = Locked<BatchUpdateSummary?>(nil)
+        let result = Guarded<BatchUpdateSummary?>(nil)
         try change { summary in
             result.withLock { $0 = summary }
             done.signal()

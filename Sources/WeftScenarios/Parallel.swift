@@ -44,7 +44,7 @@ public enum Parallel {
     private final class WorkList: Sendable {
         let parts: [Range<Int>]
         let next = Atomic<Int>(0)
-        let firstError = Locked<(any Error)?>(nil)
+        let firstError = Guarded<(any Error)?>(nil)
         let body: @Sendable (Range<Int>) throws -> Void
 
         init(parts: [Range<Int>], body: @escaping @Sendable (Range<Int>) throws -> Void) {

@@ -197,7 +197,7 @@ extension Scenarios {
             let feed = FeedNode(dataSource: source, width: 375, viewportHeight: 667,
                                 context: LayoutContext(applyQueue: queue))
             let done = DispatchSemaphore(value: 0)
-            let summary = Locked<BatchUpdateSummary?>(nil)
+            let summary = Guarded<BatchUpdateSummary?>(nil)
             try feed.reloadData { committed in
                 summary.withLock { $0 = committed }
                 done.signal()
@@ -238,7 +238,7 @@ public final class BatchInsertFixture: Sendable {
             return total
         }
         let done = DispatchSemaphore(value: 0)
-        let summary = Locked<BatchUpdateSummary?>(nil)
+        let summary = Guarded<BatchUpdateSummary?>(nil)
         try feed.performBatchUpdates({ changes in
             changes.insertItems(at: (0..<count).map { ItemPath(item: before / 2 + $0) })
         }) { committed in
@@ -262,8 +262,8 @@ public struct BenchmarkError: Error, CustomStringConvertible {
 
 /// A feed of benchmark cells.
 final class BenchmarkSource: FeedDataSource, @unchecked Sendable {
-    let count: Locked<Int>
-    init(count: Int) { self.count = Locked(count) }
+    let count: Guarded<Int>
+    init(count: Int) { self.count = Guarded(count) }
     func feed(_ feed: FeedNode, numberOfItemsInSection section: Int) -> Int { count.withLock { $0 } }
     func feed(_ feed: FeedNode, cellNodeBlockForItemAt itemPath: ItemPath) -> CellNodeBlock {
         { BenchmarkCellNode() }

@@ -5,6 +5,7 @@ import WeftLayout
 @testable import WeftNodes
 @testable import WeftFeed
 import WeftSamples
+import WeftSync
 
 @Suite("Feed batch updates")
 struct BatchUpdateTests {

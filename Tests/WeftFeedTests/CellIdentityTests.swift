@@ -3,6 +3,7 @@ import Testing
 import WeftLayout
 @testable import WeftNodes
 @testable import WeftFeed
+import WeftSync
 
 /// A cell whose height can change: it lays itself out again at its new height after `setNeedsLayout`.
 final class SizedCell: CellNode, @unchecked Sendable {

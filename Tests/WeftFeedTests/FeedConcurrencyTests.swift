@@ -5,6 +5,7 @@ import WeftLayout
 @testable import WeftNodes
 @testable import WeftFeed
 import WeftSamples
+import WeftSync
 
 /// A cell whose height is 10 + value % 50 + extra, where `extra` changes while the feed works (a cell that
 /// lays itself out again when its content arrives).

@@ -3,6 +3,7 @@ import Foundation
 import WeftLayout
 @testable import WeftNodes
 @testable import WeftFeed
+import WeftSync
 
 /// A cell whose height comes from its value (10 + value % 50) and which records the range events it gets
 /// and whether any of its layout work ran on the apply queue.

@@ -5,6 +5,7 @@ import WeftLayout
 @testable import WeftNodes
 @testable import WeftFeed
 import WeftSamples
+import WeftSync
 
 /// A feed of `count` cells, each given an exact 320 x 100 range (so every cell is 100 tall).
 final class FixedSource: FeedDataSource, @unchecked Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WeftFormat
 import WeftLayout
+import WeftSync
 
 /// Runs `body` on a thread with a `stackSize`-byte stack and waits until the thread has ended, so that it has
 /// let go of `body` and what `body` captured by then: the caller's references outlive the thread's. (A

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 @Suite("The apply queue")
 struct ApplyQueueTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 /// A cell whose spec shows a changing subset of its six leaves, in a changing arrangement.
 final class StressCell: Node, @unchecked Sendable {

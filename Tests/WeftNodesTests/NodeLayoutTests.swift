@@ -3,6 +3,7 @@ import Testing
 import WeftFormat
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 @Suite("Node layout and caches")
 struct NodeLayoutTests {

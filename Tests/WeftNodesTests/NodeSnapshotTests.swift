@@ -5,6 +5,7 @@ import Testing
 import WeftLayout
 @testable import WeftNodes
 @testable import WeftSync
+import WeftSync
 
 /// A node's layout inputs are published snapshots (two slots in its state, alternated by a `SlotPair`). These
 /// pin what an independent review found when it tried to break them: replaced inputs are let go at once, a

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 /// A layout pass takes what it needs of each node below its root from the readings noted while its root's
 /// layout was computed (`PassNotes`). These pin the cases an independent review found: the note a parent's

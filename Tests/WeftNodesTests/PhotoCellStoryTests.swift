@@ -5,6 +5,7 @@ import WeftLayout
 @testable import WeftNodes
 import WeftSamples
 import WeftText
+import WeftSync
 
 /// Answers image requests when told to, on a background thread.
 final class ScriptedLoader: @unchecked Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import WeftSync
+import WeftSync
 
 /// The reclamation behind a node's published snapshots, placements and root answers (`PublishedReference`,
 /// `SlotPair`, both through a `ReaderGate`): a writer waits for the reads under way, never for readers that

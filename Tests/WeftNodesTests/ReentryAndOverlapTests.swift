@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 /// Layouts within layouts, hierarchy changes of one parent from two apply queues, transitions that overlap, and
 /// a context changed under a pass in flight: each broke a promise (a stack overflow, a trap, a node missing

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 /// What a node lets go of when it changes (a replaced spec block and what it captured, an evicted cached layout
 /// and the nodes only it held) is released after the node's lock is released: the deinit of a user's object

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 /// A root whose spec lists leaves by name from a settable list; layout passes are run explicitly.
 final class Scene: @unchecked Sendable {

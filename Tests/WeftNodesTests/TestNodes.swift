@@ -1,6 +1,7 @@
 import Foundation
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 /// A leaf whose size is settable and whose measurements are counted.
 final class CountingLeaf: Node, @unchecked Sendable {

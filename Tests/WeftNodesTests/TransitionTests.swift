@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WeftLayout
 @testable import WeftNodes
+import WeftSync
 
 /// A node that keeps its transition contexts and completes them only when told.
 final class ManualTransitionNode: Node, @unchecked Sendable {

@@ -2,6 +2,7 @@ import Testing
 import WeftLayout
 import WeftNodes
 import WeftScenarios
+import WeftSync
 
 /// How many locks the node runtime takes, counted per thread by debug builds of WeftSync (`LockCount`): the
 /// budgets the README's "Locks" list documents, for small trees and for the benchmark photo cell (6 nodes: the

@@ -1,6 +1,7 @@
 import Testing
 import WeftNodes
 import WeftScenarios
+import WeftSync
 
 @Suite("Parallel partitioning of the benchmark scenarios")
 struct ParallelTests {

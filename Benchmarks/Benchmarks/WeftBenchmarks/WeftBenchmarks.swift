@@ -43,6 +43,11 @@ var longTolerances: [BenchmarkMetric: BenchmarkThresholds] {
     tolerances.merging([.mallocCountTotal: BenchmarkThresholds(relative: [.p50: 2.0, .p90: 2.0])]) { $1 }
 }
 
+/// The feed of a feed-size row, made at its first iteration and kept for the rest.
+final class FixtureBox: Sendable {
+    let feed = Mutex<FeedScaleFixture?>(nil)
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: timeAndMallocs,
@@ -186,10 +191,10 @@ let benchmarks: @Sendable () -> Void = {
     //     delete them, each from the call to the commit (the feed is built once, before the first measurement).
     //     The bookkeeping is O(k log n): the two rows' allocations per iteration are the same.
     for size in [10_000, 100_000] {
-        let fixture = Locked<FeedScaleFixture?>(nil)
+        let fixture = FixtureBox()
         Benchmark("7c insert and delete 100 cells in a feed of \(size), call to commit, per pair",
                   configuration: .init(scalingFactor: .one, maxIterations: 10, thresholds: longTolerances)) { benchmark in
-            let feed = try fixture.withLock { existing in
+            let feed = try fixture.feed.withLock { existing in
                 if let existing { return existing }
                 let made = try FeedScaleFixture(size: size)
                 existing = made
