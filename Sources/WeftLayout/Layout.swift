@@ -301,8 +301,8 @@ extension LayoutBuilder {
     /// The stored record of the element `source` refers to, with its `size`, `position` and children (one switch
     /// over the source for the element and, `withAddress`, its object's address). The first spec arena met
     /// becomes the storage's (`arena`, retained once by the header), and its specs are held through it; a spec
-    /// of another arena retains its own. (Without the address where no walk reads it: the spec tree's finish cost 105 instructions more per
-    /// photo cell with it.)
+    /// of another arena retains its own. (Without the address where no walk reads it: pinned by the cold
+    /// spec-tree rows, Benchmarks 1.)
     @inline(__always)
     func storedRecord(
         _ source: Source, arena: inout SpecArena?, size: Size, position: Point, firstChild: Int32, childCount: Int32,

@@ -18,8 +18,8 @@ public final class SpecArena: @unchecked Sendable {
     /// other arenas.
     @exclusivity(unchecked) @usableFromInline var elements = ScratchArray<any LayoutElement>()
     /// Children with identity (nodes). Kept apart from `elements`: an `any LayoutObject` is copied with one
-    /// retain, an `any LayoutElement` through the runtime's value witnesses (boxing a node cost about 250
-    /// instructions, laying it out from the box about 70 more).
+    /// retain, an `any LayoutElement` through the runtime's value witnesses, which boxing a node and laying it
+    /// out from the box both pay. Pinned by the cold node-tree rows.
     @exclusivity(unchecked) @usableFromInline var objects = ScratchArray<any LayoutObject>()
     /// Styles other than the default one (index 0 is `LayoutStyle()`), and the first problem of each.
     @exclusivity(unchecked) @usableFromInline var styles = ScratchArray<LayoutStyle>(LayoutStyle())

@@ -85,9 +85,8 @@ public struct SpecBuilder {
     }
 
     // The common arities as plain generics, which overload resolution prefers to the pack: a pack is not
-    // specialized where it is expanded, so each of its children went through its type's witness table and was
-    // copied and destroyed through the runtime's value witnesses (600 instructions for the photo cell's two
-    // stacks of nodes).
+    // specialized where it is expanded, so each of its children goes through its type's witness table and is
+    // copied and destroyed through the runtime's value witnesses. Pinned by the cold node-tree rows.
 
     /// A stack of two children given one by one.
     @inlinable

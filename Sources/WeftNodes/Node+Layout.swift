@@ -261,7 +261,7 @@ extension Node {
         // pass, one this pass noted moments ago (a stack measuring a child twice); else one read of the cache
         // under the lock.
         // (In place, not through `CacheLookup`: an enum with a layout in one case and an error in the other is
-        // copied by the runtime's value witnesses, several hundred instructions per child.)
+        // copied by the runtime's value witnesses. Pinned by the cold node-tree rows, Benchmarks 1.)
         let scale = builder.grid.scale
         // The version first (see `lookup`).
         let version = currentVersion.load(ordering: .acquiring)
@@ -328,8 +328,8 @@ extension Node {
         let specMark = arena.mark
         defer { arena.rewind(to: specMark) }
         var specs = builder.takeSpecBuilder(over: arena)
-        // (Switched over, consumed: `if let` destroyed the nil of a leaf through the existential's value witness,
-        // about 60 instructions per leaf.)
+        // (Switched over, consumed: `if let` destroys a leaf's nil through the existential's value witness.
+        // Pinned by the cold node-tree rows, Benchmarks 1.)
         let part = layoutSpecThatFits(resolved, in: &specs)
         // The spec returned is laid out in the arena it is in: the one lent, or, if the node's code replaced the
         // builder, the new builder's (kept for the layout), unless the spec is one of the lent arena made before.

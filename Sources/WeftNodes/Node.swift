@@ -157,8 +157,8 @@ open class Node: LayoutObject, @unchecked Sendable {
     /// the node's lock (a stack reading a child's style, a lookup narrowing its range, the default spec reading
     /// the block).
     struct Snapshot {
-        // (In this order, with the problem boxed, a snapshot is 248 bytes: at 288 every copy of one, as a style
-        // change makes, took the C library's copy loop for blocks over 256 bytes, twice the instructions.)
+        // (In this order, with the problem boxed, a snapshot stays under 256 bytes, the size above which a copy,
+        // as a style change makes, goes through the C library's copy loop. Pinned by Benchmarks 4.)
         let style: LayoutStyle
         /// What is wrong with `style` (checked once, when the snapshot is made), or nil.
         let styleProblem: StyleError?

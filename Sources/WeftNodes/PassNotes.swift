@@ -11,7 +11,7 @@ import WeftLayout
 /// that found the change would have).
 /// What a pass's walk reads of a placed node: the entry its parent placed (nil when it is no longer cached),
 /// whether it manages its subnodes, and its subnodes if it does. A struct rather than a tuple: a tuple of these
-/// members was copied through the runtime's generic tuple witnesses (about 200 instructions a copy).
+/// members is copied through the runtime's generic tuple witnesses (pinned by the cold node-tree rows).
 struct NodeReading {
     var entry: LayoutCache.Entry?
     var managed: Bool

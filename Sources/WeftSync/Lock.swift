@@ -57,7 +57,7 @@ enum PthreadMutex {
 public struct Lock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization (copies share it).
     // Inlinable (as the rest of this file): a client specializes these generics instead of calling them
-    // through metadata, which cost hundreds of instructions per critical section across the module boundary.
+    // through metadata across the module boundary.
     @usableFromInline let storage: Storage
 
     @usableFromInline

@@ -111,9 +111,8 @@ struct StackPass {
             var item: StackItem
             do {
                 if child.isSpec {
-                    // (What `arena.withCheckedStyle` does for a spec, inlined here: through that closure, which
-                    // needs `item` made first and assigned inside, the photo cell cost 124 instructions more in the
-                    // spec tree and 52 more in the node pass.)
+                    // (What `arena.withCheckedStyle` does for a spec, inlined here: that closure needs `item` made
+                    // first and assigned inside. Pinned by the cold spec-tree and node-tree rows, Benchmarks 1.)
                     let record = arena.records[Int(child.specIndex)]
                     try arena.validateStyle(of: record)
                     let fixed = arena.fixedRanges[Int(record.style)]
