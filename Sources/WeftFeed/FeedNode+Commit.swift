@@ -194,7 +194,7 @@ extension FeedNode {
         var moved: [ItemID: (cell: CellNode?, height: Double, state: InterfaceState?)] = [:]
         var structure = FeedStructure()
         swap(&structure, &live.structure)
-        var cellBySlot: [CellNode?] = []
+        var cellBySlot = PagedArray<CellNode?>()
         swap(&cellBySlot, &live.cellBySlot)
         var states: [ItemSequence.Slot: InterfaceState] = [:]
         swap(&states, &live.states)

@@ -82,8 +82,8 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
         /// are its top offset.
         var structure = FeedStructure()
         /// Each item's cell, by its slot in `structure.items` (nil for a free slot); each cell keeps its slot in
-        /// its `ownerSlot`. (An array, so that no commit rehashes a table of the whole feed.)
-        var cellBySlot: [CellNode?] = []
+        /// its `ownerSlot`. (An array in pages, so that no commit rehashes or copies a table of the whole feed.)
+        var cellBySlot = PagedArray<CellNode?>()
         /// The link the feed's cells reach it through (made at the first commit).
         var cellLink: CellOwnerLink?
         var contentHeight: Double { structure.items.totalWeight }
@@ -262,7 +262,7 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
             editing.structure.storageBytes + table(editing.cells) + table(editing.ranges)
         }
         let committed = applyQueue.sync {
-            live.structure.storageBytes + live.cellBySlot.capacity * MemoryLayout<CellNode?>.stride + table(live.states)
+            live.structure.storageBytes + live.cellBySlot.storageBytes + table(live.states)
                 + table(live.spareStates)
         }
         return planned + edited + committed

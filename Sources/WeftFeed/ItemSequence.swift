@@ -21,7 +21,8 @@ struct ItemSequence {
         var sum: Double
     }
 
-    private(set) var nodes: [Node] = []
+    /// The nodes, by slot (in pages: growing never copies them).
+    private(set) var nodes = PagedArray<Node>()
     private var root: Slot = -1
     private var free: [Slot] = []
 
@@ -265,7 +266,7 @@ struct ItemSequence {
 
     /// The bytes its storage holds (capacity included).
     var storageBytes: Int {
-        nodes.capacity * MemoryLayout<Node>.stride + free.capacity * MemoryLayout<Slot>.stride
+        nodes.storageBytes + free.capacity * MemoryLayout<Slot>.stride
     }
 
     /// Empties the sequence.
