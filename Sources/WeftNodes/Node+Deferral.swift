@@ -40,11 +40,7 @@ extension Node {
     private func specClampingRange(_ resolved: SizeRange, arena: SpecArena, in builder: inout LayoutBuilder) -> SizeRange? {
         let specMark = arena.mark
         defer { arena.rewind(to: specMark) }
-        var specs = builder.takeSpecBuilder(over: arena)
-        let part = layoutSpecThatFits(resolved, in: &specs)
-        var ownArena: SpecArena?
-        if specs.arena !== arena { ownArena = Self.arena(of: part, lent: arena, builder: specs.arena) }
-        builder.giveBack(consume specs, over: arena)
+        let (part, ownArena) = buildSpec(resolved, arena: arena, in: &builder)
         guard let spec = part else { return nil }
         let specArena = ownArena ?? arena
         return builder.clampingRange(of: spec.specChild(in: specArena), in: specArena, resolved, parentSize: resolved.max)

@@ -327,15 +327,9 @@ extension Node {
     ) throws(LayoutError) -> Result {
         let specMark = arena.mark
         defer { arena.rewind(to: specMark) }
-        var specs = builder.takeSpecBuilder(over: arena)
+        let (part, ownArena) = buildSpec(resolved, arena: arena, in: &builder)
         // (Switched over, consumed: `if let` destroys a leaf's nil through the existential's value witness.
         // Pinned by the cold node-tree rows, Benchmarks 1.)
-        let part = layoutSpecThatFits(resolved, in: &specs)
-        // The spec returned is laid out in the arena it is in: the one lent, or, if the node's code replaced the
-        // builder, the new builder's (kept for the layout), unless the spec is one of the lent arena made before.
-        var ownArena: SpecArena?
-        if specs.arena !== arena { ownArena = Self.arena(of: part, lent: arena, builder: specs.arena) }
-        builder.giveBack(consume specs, over: arena)
         switch consume part {
         case .some(let spec):
             try builder.enter(self)
@@ -376,10 +370,26 @@ extension Node {
         }
     }
 
+    /// The node's spec for `resolved` (`layoutSpecThatFits` with the builder lent over `arena`), and the arena it
+    /// is laid out in when that is not `arena`: if the node's code replaced the builder, the new builder's (kept
+    /// for the layout), unless the spec is one of the lent arena made before. The caller drops what was added to
+    /// `arena` once it is done with the spec.
+    @inline(__always)
+    func buildSpec(
+        _ resolved: SizeRange, arena: SpecArena, in builder: inout LayoutBuilder
+    ) -> (part: (any SpecPart)?, ownArena: SpecArena?) {
+        var specs = builder.takeSpecBuilder(over: arena)
+        let part = layoutSpecThatFits(resolved, in: &specs)
+        var ownArena: SpecArena?
+        if specs.arena !== arena { ownArena = Self.arena(of: part, lent: arena, builder: specs.arena) }
+        builder.giveBack(consume specs, over: arena)
+        return (part, ownArena)
+    }
+
     /// Where the node's code replaced the builder over the `lent` arena with `builder`: the arena to lay `part`
     /// out in, nil for the lent one (a reference to one of its specs made before).
     @inline(never)
-    static func arena(of part: borrowing (any SpecPart)?, lent: SpecArena, builder: SpecArena) -> SpecArena? {
+    private static func arena(of part: borrowing (any SpecPart)?, lent: SpecArena, builder: SpecArena) -> SpecArena? {
         if let reference = (copy part) as? SpecRef, reference.isSpec(of: lent) { return nil }
         return builder
     }
