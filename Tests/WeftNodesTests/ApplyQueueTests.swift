@@ -7,19 +7,25 @@ import WeftSync
 
 @Suite("The apply queue")
 struct ApplyQueueTests {
-    @Test("Without a budget, everything queued before a turn runs in that turn, in order")
-    func batching() throws {
-        let queue = ApplyQueue(label: "test.batching")
-        queue.turnBudget = .infinity
-        let log = Locked<[Int]>([])
+    /// Blocks `queue` with a batch that runs until the returned semaphore is signalled; returns once it runs.
+    func block(_ queue: ApplyQueue) -> DispatchSemaphore {
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        // Block the queue with a first batch, queue five more while it runs, then release it.
         queue.enqueue {
             started.signal()
             gate.wait()
         }
         started.wait()
+        return gate
+    }
+
+    @Test("Without a budget, everything queued before a turn runs in that turn, in order")
+    func batching() throws {
+        let queue = ApplyQueue(label: "test.batching")
+        queue.turnBudget = .infinity
+        let log = Locked<[Int]>([])
+        // Block the queue with a first batch, queue five more while it runs, then release it.
+        let gate = block(queue)
         let before = queue.statistics.turns
         for i in 0..<5 { queue.enqueue { log.withLock { $0.append(i) } } }
         #expect(queue.pendingBatches == 5)
@@ -40,13 +46,7 @@ struct ApplyQueueTests {
         queue.turnBudget = 0  // one batch per turn
         let log = Locked<[Int]>([])
         let turnOf = Locked<[Int: Int]>([:])
-        let gate = DispatchSemaphore(value: 0)
-        let started = DispatchSemaphore(value: 0)
-        queue.enqueue {
-            started.signal()
-            gate.wait()
-        }
-        started.wait()
+        let gate = block(queue)
         let before = queue.statistics.turns
         for i in 0..<5 {
             queue.enqueue {
