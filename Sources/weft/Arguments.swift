@@ -93,6 +93,18 @@ struct FormatArgument: CheckedArgument, CustomStringConvertible {
     var description: String { format.rawValue }
 }
 
+/// The distinct numbers of a comma-separated list, in their first order; nil when the list is empty or a part is
+/// not a number in `range`.
+func commaSeparatedNumbers(_ argument: String, in range: ClosedRange<Int>) -> [Int]? {
+    var numbers: [Int] = []
+    var seen = Set<Int>()
+    for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+        guard let number = Int(part), range.contains(number) else { return nil }
+        if seen.insert(number).inserted { numbers.append(number) }
+    }
+    return numbers.isEmpty ? nil : numbers
+}
+
 /// Thread counts for `weft bench --threads`: `1,2,4`, each from 1 to ``maximum``.
 struct ThreadCounts: CheckedArgument, CustomStringConvertible {
     static let maximum = 1024
@@ -102,12 +114,7 @@ struct ThreadCounts: CheckedArgument, CustomStringConvertible {
     let counts: [Int]
 
     init?(argument: String) {
-        var counts: [Int] = []
-        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let count = Int(part), count >= 1, count <= Self.maximum else { return nil }
-            if !counts.contains(count) { counts.append(count) }
-        }
-        guard !counts.isEmpty else { return nil }
+        guard let counts = commaSeparatedNumbers(argument, in: 1...Self.maximum) else { return nil }
         self.counts = counts
     }
 
@@ -117,18 +124,13 @@ struct ThreadCounts: CheckedArgument, CustomStringConvertible {
 /// `--feed-sizes`: the feed sizes of the feed-size rows.
 struct FeedSizes: CheckedArgument, CustomStringConvertible {
     static let maximum = 1_000_000
-    static let valueName = "N[,N...]"
+    static let valueName = "SIZE[,SIZE...]"
     static let expectation = "expected feed sizes from 100 to 1000000 separated by commas (e.g. 10000,100000,1000000)"
 
     let sizes: [Int]
 
     init?(argument: String) {
-        var sizes: [Int] = []
-        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let size = Int(part), size >= 100, size <= Self.maximum else { return nil }
-            if !sizes.contains(size) { sizes.append(size) }
-        }
-        guard !sizes.isEmpty else { return nil }
+        guard let sizes = commaSeparatedNumbers(argument, in: 100...Self.maximum) else { return nil }
         self.sizes = sizes
     }
 

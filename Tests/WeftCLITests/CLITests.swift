@@ -207,4 +207,16 @@ struct DemoTests {
         #expect(result.status == 2)
         #expect(result.stderr == "weft: --cells: expected a number from 1 to 1000000, got 0\n")
     }
+
+    /// Each list option names its own expectation (both are lists of numbers, each with its own range).
+    @Test("Bad bench lists exit with status 2 and name their own option's range")
+    func badBenchLists() throws {
+        let sizes = try Weft.run(["bench", "--only", "nothing", "--feed-sizes", "10000,50"])
+        #expect(sizes.status == 2)
+        #expect(sizes.stderr == "weft: --feed-sizes: expected feed sizes from 100 to 1000000 separated by commas "
+            + "(e.g. 10000,100000,1000000), got \"10000,50\"\n")
+        let threads = try Weft.run(["bench", "--only", "nothing", "--threads", "2,,4"])
+        #expect(threads.status == 2)
+        #expect(threads.stderr == "weft: --threads: expected thread counts from 1 to 1024 separated by commas (e.g. 1,2,4), got \"2,,4\"\n")
+    }
 }
