@@ -293,7 +293,7 @@ struct UpdatePlanner {
         }
         // Sections arriving, from the first: new ones (inserted or reloaded) with new items, moved ones with theirs.
         for (j, source) in sources.enumerated() {
-            var ids: [ItemID]
+            let ids: [ItemID]
             switch source {
             case .fresh:
                 ids = (0..<newCounts[j]).map { item in
@@ -307,7 +307,6 @@ struct UpdatePlanner {
             }
             planned.delta.append(.insertSection(j))
             if !ids.isEmpty { planned.delta.append(.insertItems(ids, ItemPath(item: 0, section: j))) }
-            ids = []
         }
         // Items arriving in sections that stay, from the first.
         let arrivals = sectionPlans.values.flatMap { plan in

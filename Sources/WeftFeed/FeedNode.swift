@@ -216,20 +216,7 @@ public final class FeedNode: Node, CellNodeOwner, @unchecked Sendable {
 
     /// Every committed cell, section by section.
     public var cellNodes: [[CellNode]] {
-        applyQueue.sync {
-            var all: [CellNode] = []
-            all.reserveCapacity(live.structure.itemCount)
-            live.structure.items.forEachSlot(from: 0) { slot in
-                if let cell = live.cellBySlot[Int(slot)] { all.append(cell) }
-                return true
-            }
-            var start = 0
-            return (0..<live.structure.sectionCount).map { section in
-                let count = live.structure.count(inSection: section)
-                defer { start += count }
-                return Array(all[start..<min(all.count, start + count)])
-            }
-        }
+        applyQueue.sync { live.structure.bySection { live.cellBySlot[Int($0)] } }
     }
 
     /// The frame of the item at `itemPath` in the feed's content (cells are stacked top to bottom).

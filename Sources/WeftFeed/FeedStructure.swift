@@ -44,19 +44,27 @@ struct FeedStructure {
         items.append(contentsOf: ids.lazy.map { ($0, 0) })
     }
 
-    /// Every section's IDs (for tests, tools and whole-feed work).
-    var sectionsOfIDs: [[ItemID]] {
-        var result: [[ItemID]] = []
+    /// Every section's values, in order: `value` of each item's slot, nil ones left out (for tests, tools and
+    /// whole-feed work).
+    func bySection<T>(_ value: (ItemSequence.Slot) -> T?) -> [[T]] {
+        var result: [[T]] = []
         result.reserveCapacity(sectionCount)
-        let all = items.ids
-        var start = 0
+        var slot = itemCount > 0 ? items.slot(at: 0) : -1
         for section in 0..<sectionCount {
+            var values: [T] = []
             let count = count(inSection: section)
-            result.append(Array(all[start..<start + count]))
-            start += count
+            values.reserveCapacity(count)
+            for _ in 0..<count {
+                if let value = value(slot) { values.append(value) }
+                slot = items.successor(of: slot)
+            }
+            result.append(values)
         }
         return result
     }
+
+    /// Every section's IDs.
+    var sectionsOfIDs: [[ItemID]] { bySection { items.id(ofSlot: $0) } }
 
     /// The bytes its storage holds.
     var storageBytes: Int { items.storageBytes + sections.storageBytes }
